@@ -1,0 +1,5 @@
+"""``python -m tracegrade``."""
+
+from tracegrade.cli import main
+
+main()

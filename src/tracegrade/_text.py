@@ -1,0 +1,49 @@
+"""Text rules shared by every stage, with the exact semantics of the reference grader.
+
+The reference grader is JavaScript; Python's defaults differ at the edges
+(``str.splitlines`` splits on more characters, ``str.strip`` and the ``re`` module
+use another whitespace set, ``casefold`` changes more than ``toLowerCase``).
+Every stage goes through these helpers so the differences are handled once.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["LINE_BREAK", "WHITESPACE", "collapse", "contains", "is_blank", "split_lines", "trim"]
+
+# JavaScript's whitespace set (String.prototype.trim, /\s/): note U+FEFF is in,
+# U+001C-U+001F and U+0085 are out, unlike Python's str.strip().
+WHITESPACE = (
+    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+    "\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+_WHITESPACE_RUN = re.compile(f"[{re.escape(WHITESPACE)}]+")
+
+# Lines break on CRLF, lone CR or lone LF, and nothing else (not \v, \f, U+2028 ...).
+LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def trim(text: str) -> str:
+    """Strip JavaScript whitespace from both ends."""
+    return text.strip(WHITESPACE)
+
+
+def is_blank(text: str) -> bool:
+    """True when the text is empty or only JavaScript whitespace."""
+    return not text.strip(WHITESPACE)
+
+
+def collapse(text: str) -> str:
+    """Replace every whitespace run with one space, then trim."""
+    return _WHITESPACE_RUN.sub(" ", text).strip(" ")
+
+
+def contains(haystack: str, needle: str) -> bool:
+    """Case-insensitive substring test: lower-case both, no boundaries, no normalisation."""
+    return needle.lower() in haystack.lower()
+
+
+def split_lines(text: str) -> list[str]:
+    """Split on CRLF, CR or LF, keeping a final empty piece after a trailing break."""
+    return LINE_BREAK.split(text)

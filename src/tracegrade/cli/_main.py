@@ -1,0 +1,53 @@
+"""The command group, error handling and exit codes shared by every command."""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING
+
+import click
+
+from tracegrade import __version__
+from tracegrade.cli._grade import grade_command
+from tracegrade.errors import TracegradeError
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+__all__ = ["cli", "main"]
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="tracegrade")
+def cli() -> None:
+    """Grade recorded agent runs from what their tools actually returned.
+
+    Exit codes: 0 every expectation held; 1 an expectation failed; 2 bad input
+    or usage; 3 infrastructure failure.
+    """
+
+
+cli.add_command(grade_command)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Run the CLI; a tracegrade error prints one line on stderr and exits with its code."""
+    try:
+        cli.main(
+            args=list(argv) if argv is not None else None,
+            prog_name="tracegrade",
+            standalone_mode=False,
+        )
+    except click.exceptions.Abort:
+        click.echo("tracegrade: aborted", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except TracegradeError as exc:
+        click.echo(f"tracegrade: error: {exc}", err=True)
+        sys.exit(exc.exit_code)
+    except BrokenPipeError:
+        sys.exit(1)  # the reader (e.g. `| head`) went away; nothing left to say

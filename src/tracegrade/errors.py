@@ -1,0 +1,125 @@
+"""The one error tree of tracegrade.
+
+Every error names where the problem is (file, frame, tool, case) and says how
+to fix it. Each leaf also subclasses the builtin a caller would naturally
+catch, so ``except ValueError`` keeps working around tracegrade calls.
+
+Tree::
+
+    TracegradeError                       exit code 3 unless a subclass says otherwise
+    ├── InputError (ValueError)           bad input or usage: exit code 2
+    │   ├── TraceFormatError              a trace file is not valid JSON or breaks the frame schema
+    │   ├── UnreadableResultError         a tool result no decoder recognises, or an orphan result
+    │   ├── SuiteError                    a suite or question file is invalid
+    │   │   └── UnknownQuestionError (KeyError)  a case names an undefined question
+    │   └── RegistryError                 a plugin registration is invalid (duplicate name)
+    └── InfrastructureError (RuntimeError)  something outside the input failed: exit code 3
+
+Pure stages raise without knowing the file; the edge that read the file adds it
+with :meth:`TracegradeError.in_file` before re-raising.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+__all__ = [
+    "InfrastructureError",
+    "InputError",
+    "RegistryError",
+    "SuiteError",
+    "TraceFormatError",
+    "TracegradeError",
+    "UnknownQuestionError",
+    "UnreadableResultError",
+]
+
+
+class TracegradeError(Exception):
+    """Base of every error tracegrade raises on purpose.
+
+    Attributes:
+        path: The file the error is about, once an edge has added it.
+        frame: The 0-based frame index, when the error is about one frame.
+        tool: The tool name, when the error is about one tool call or result.
+        case: The suite case (its run name), when the error is about one case.
+        fix: One sentence on how to fix the input.
+    """
+
+    exit_code: ClassVar[int] = 3
+
+    def __init__(
+        self,
+        what: str,
+        *,
+        fix: str = "",
+        path: str | None = None,
+        frame: int | None = None,
+        tool: str | None = None,
+        case: str | None = None,
+    ) -> None:
+        super().__init__(what)
+        self.what = what
+        self.fix = fix
+        self.path = path
+        self.frame = frame
+        self.tool = tool
+        self.case = case
+
+    def in_file(self, path: str) -> TracegradeError:
+        """Record the file this error is about (kept if one is already set) and return self."""
+        if self.path is None:
+            self.path = path
+        return self
+
+    def __str__(self) -> str:
+        where = []
+        if self.path is not None:
+            where.append(self.path)
+        if self.case is not None:
+            where.append(f"case {self.case}")
+        if self.frame is not None:
+            where.append(f"frame {self.frame}")
+        if self.tool is not None:
+            where.append(f"tool {self.tool!r}")
+        message = f"{': '.join(where)}: {self.what}" if where else self.what
+        return f"{message}. {self.fix}" if self.fix else message
+
+
+class InputError(TracegradeError, ValueError):
+    """The input (a file, an argument) is invalid; nothing was graded or written."""
+
+    exit_code: ClassVar[int] = 2
+
+
+class TraceFormatError(InputError):
+    """A trace file is not valid JSON or does not follow the frame schema."""
+
+
+class UnreadableResultError(InputError):
+    """A tool result matches no registered decoder, or answers a call that was never made.
+
+    It is never turned into zero observations: a grade over unread evidence
+    would be silently wrong.
+    """
+
+
+class SuiteError(InputError):
+    """A suite or question file is invalid."""
+
+
+class UnknownQuestionError(SuiteError, KeyError):
+    """A case names a question id that no question file defines."""
+
+    def __str__(self) -> str:  # KeyError would repr() the message otherwise.
+        return SuiteError.__str__(self)
+
+
+class RegistryError(InputError):
+    """A plugin registration is invalid: a duplicate name or an object of the wrong kind."""
+
+
+class InfrastructureError(TracegradeError, RuntimeError):
+    """Something outside the user's input failed (a provider, a database)."""
+
+    exit_code: ClassVar[int] = 3

@@ -1,0 +1,47 @@
+"""What each tool result let the model see, decoded per result shape (pure).
+
+:func:`observe` walks a trace's tool results through the registered decoders
+(:func:`decoder`) and returns :class:`Observations`: names seen
+(:class:`PathObservation`) and lines seen (:class:`LineObservation`).
+"""
+
+from tracegrade.observations import _decoders as _decoders  # registers the built-in shapes
+from tracegrade.observations._model import (
+    Document,
+    LineObservation,
+    Lines,
+    Names,
+    Observation,
+    ObservationKind,
+    Observations,
+    PathObservation,
+    Source,
+    observation_id,
+)
+from tracegrade.observations._observe import observe
+from tracegrade.observations._registry import (
+    Decoder,
+    DecoderFunction,
+    decoder,
+    decoders,
+    unregister_decoder,
+)
+
+__all__ = [
+    "Decoder",
+    "DecoderFunction",
+    "Document",
+    "LineObservation",
+    "Lines",
+    "Names",
+    "Observation",
+    "ObservationKind",
+    "Observations",
+    "PathObservation",
+    "Source",
+    "decoder",
+    "decoders",
+    "observation_id",
+    "observe",
+    "unregister_decoder",
+]

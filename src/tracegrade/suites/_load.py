@@ -1,0 +1,179 @@
+"""Read suite and question files (TOML) and grade their cases (the suite edge: files)."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
+
+from tracegrade.errors import SuiteError, TracegradeError, UnknownQuestionError
+from tracegrade.suites._model import CaseResult, Suite
+from tracegrade.traces import read_trace
+from tracegrade.verdicts import check, grade
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from pydantic_core import ErrorDetails
+
+    from tracegrade.claims import Question
+
+__all__ = ["LoadedSuite", "grade_trace_file", "load_questions", "load_suite", "run_suite"]
+
+
+class LoadedSuite:
+    """A validated suite with the folder its trace paths are relative to."""
+
+    __slots__ = ("path", "suite", "traces_dir")
+
+    def __init__(self, path: Path, suite: Suite) -> None:
+        self.path = path
+        self.suite = suite
+        self.traces_dir = (path.parent / suite.suite.traces).resolve()
+
+    def trace_path(self, trace: str) -> Path:
+        """Where a case's trace file is."""
+        return self.traces_dir / trace
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SuiteError(
+            f"cannot read the file ({exc.strerror or exc})",
+            fix="check that the path exists and is readable",
+            path=str(path),
+        ) from exc
+    except UnicodeDecodeError as exc:
+        raise SuiteError("not UTF-8 text", fix="save the file as UTF-8", path=str(path)) from exc
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise SuiteError(
+            f"not valid TOML ({exc})", fix="fix the TOML syntax at that place", path=str(path)
+        ) from exc
+
+
+def _where(loc: tuple[int | str, ...], data: dict[str, Any]) -> str:
+    """Name the table an error is in: 'case 3 (traces/x.json)', 'question 'model-name''."""
+    if len(loc) >= 2 and loc[0] in {"cases", "questions"} and isinstance(loc[1], int):
+        items = data.get(str(loc[0]))
+        item = items[loc[1]] if isinstance(items, list) and loc[1] < len(items) else None
+        label = "case" if loc[0] == "cases" else "question"
+        key = "trace" if loc[0] == "cases" else "id"
+        name = item.get(key) if isinstance(item, dict) else None
+        rest = ".".join(str(part) for part in loc[2:])
+        where = f"{label} {loc[1] + 1}" + (f" ({name})" if isinstance(name, str) else "")
+        return f"{where}, field {rest!r}" if rest else where
+    return f"field {'.'.join(str(part) for part in loc)!r}" if loc else "file"
+
+
+def _describe(error: ErrorDetails, data: dict[str, Any]) -> str:
+    message = error["msg"].removeprefix("Value error, ")
+    if error["type"] == "missing":
+        message = "is missing"
+    elif error["type"] == "extra_forbidden":
+        message = "is not a known field (a typo?)"
+    return f"{_where(error['loc'], data)}: {message}"
+
+
+def load_suite(path: str | Path) -> LoadedSuite:
+    """Read and validate a suite file; every case must name a defined question.
+
+    Raises:
+        SuiteError: The file is unreadable, not TOML, or breaks the suite schema; the
+            message names the file, the case or question, and the field.
+        UnknownQuestionError: A case names a question the suite does not define.
+    """
+    file = Path(path)
+    data = _read_toml(file)
+    try:
+        suite = Suite.model_validate(data)
+    except ValidationError as exc:
+        raise SuiteError(
+            _describe(exc.errors(include_url=False)[0], data),
+            fix="see docs/suites.md for the suite format",
+            path=str(file),
+        ) from exc
+    for number, case in enumerate(suite.cases, start=1):
+        if suite.question(case.question) is None:
+            known = ", ".join(q.id for q in suite.questions) or "none"
+            raise UnknownQuestionError(
+                f"case {number} ({case.trace}) names question {case.question!r},"
+                " which the suite does not define",
+                fix=f"defined questions: {known}",
+                path=str(file),
+            )
+    return LoadedSuite(file, suite)
+
+
+def load_questions(path: str | Path) -> tuple[Question, ...]:
+    """Read a file of ``[[questions]]`` tables.
+
+    Raises:
+        SuiteError: As :func:`load_suite`.
+    """
+    file = Path(path)
+    data = _read_toml(file)
+    extra = sorted(set(data) - {"questions"})
+    if extra:
+        raise SuiteError(
+            f"unknown top-level keys {extra}",
+            fix="a question file holds only [[questions]] tables",
+            path=str(file),
+        )
+    try:
+        suite = Suite.model_validate({"questions": data.get("questions", [])})
+    except ValidationError as exc:
+        raise SuiteError(
+            _describe(exc.errors(include_url=False)[0], data),
+            fix="see docs/suites.md for the question format",
+            path=str(file),
+        ) from exc
+    return suite.questions
+
+
+def grade_trace_file(path: str | Path, question: Question, run: str | None = None) -> CaseResult:
+    """Read one trace file and grade it against a question, with no prediction.
+
+    Raises:
+        TraceFormatError: The trace is invalid.
+        UnreadableResultError: A tool result cannot be decoded (the error names the file).
+    """
+    name = str(path)
+    trace = read_trace(path)
+    try:
+        graded = grade(trace, question)
+    except TracegradeError as exc:
+        exc.in_file(name)
+        raise
+    return CaseResult(run=run or name, grade=graded)
+
+
+def run_suite(loaded: LoadedSuite) -> Iterator[CaseResult]:
+    """Grade every case in order, reading one trace at a time.
+
+    Yields:
+        Each case's result as soon as it is graded.
+
+    Raises:
+        TracegradeError: The first invalid trace or unreadable result stops the run.
+    """
+    suite = loaded.suite
+    for case in suite.cases:
+        question = suite.question(case.question)
+        if question is None:  # load_suite checked this; kept for suites built in code
+            raise UnknownQuestionError(
+                f"case {case.trace} names question {case.question!r}, which is not defined",
+                fix="define the question in the suite",
+                path=str(loaded.path),
+            )
+        result = grade_trace_file(loaded.trace_path(case.trace), question, run=case.trace)
+        if case.expect is not None:
+            result = result.model_copy(
+                update={"expect": case.expect, "mismatches": check(result.grade, case.expect)}
+            )
+        yield result

@@ -1,0 +1,97 @@
+"""Suites as data: questions, and cases that pair a trace with a question and a prediction."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, StrictStr, model_validator
+
+from tracegrade.claims import Question
+from tracegrade.verdicts import Expectation, Grade
+
+__all__ = ["Case", "CaseResult", "Suite", "SuiteSettings"]
+
+_NonEmpty = Annotated[StrictStr, Field(min_length=1)]
+
+
+class Case(BaseModel):
+    """One trace graded against one question.
+
+    Attributes:
+        trace: Path of the trace file, relative to the suite's trace folder. It is also
+            the case's run name in reports.
+        question: The id of the question to grade against.
+        expect: The prediction; without one the case is graded but never mismatches.
+        note: Why the expectation is what it is.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    trace: _NonEmpty
+    question: _NonEmpty
+    expect: Expectation | None = None
+    note: StrictStr = ""
+
+
+class SuiteSettings(BaseModel):
+    """The optional ``[suite]`` table.
+
+    Attributes:
+        name: A name for reports.
+        traces: Folder the case trace paths are relative to, itself relative to the suite
+            file; defaults to the suite file's folder.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    name: StrictStr = ""
+    traces: StrictStr = "."
+
+
+class Suite(BaseModel):
+    """Questions and the cases graded against them.
+
+    Attributes:
+        suite: Settings from the ``[suite]`` table.
+        questions: Every question, ids unique.
+        cases: The cases, in order.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    suite: SuiteSettings = SuiteSettings()
+    questions: tuple[Question, ...] = ()
+    cases: tuple[Case, ...] = ()
+
+    @model_validator(mode="after")
+    def _unique_question_ids(self) -> Suite:
+        seen: set[str] = set()
+        for question in self.questions:
+            if question.id in seen:
+                msg = f"question id {question.id!r} is defined twice; ids must be unique"
+                raise ValueError(msg)
+            seen.add(question.id)
+        return self
+
+    def question(self, question_id: str) -> Question | None:
+        """The question with this id, or ``None``."""
+        return next((q for q in self.questions if q.id == question_id), None)
+
+
+class CaseResult(BaseModel):
+    """A graded case.
+
+    Attributes:
+        run: The case's run name (its trace path as written in the suite).
+        grade: What the grader concluded.
+        expect: The prediction it was checked against, if any.
+        mismatches: How the grade differs from the prediction; empty when it holds.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    run: str
+    grade: Grade
+    expect: Expectation | None = None
+    mismatches: tuple[str, ...] = ()
+
+    @property
+    def matched(self) -> bool:
+        """True when the grade holds its prediction (or there is none)."""
+        return not self.mismatches

@@ -1,0 +1,39 @@
+"""Read recorded agent runs into :class:`Trace` values (the reading edge of the pipeline).
+
+Each input format is a registered reader; :func:`read_traces` picks one by file
+name and first bytes. The frame model is shared by every later stage.
+"""
+
+from tracegrade.traces import _native as _native  # registers the native reader
+from tracegrade.traces._model import (
+    ApprovalFrame,
+    AssistantFrame,
+    CompactionFrame,
+    Frame,
+    Outcome,
+    ToolCallFrame,
+    ToolResultFrame,
+    Trace,
+    UserFrame,
+)
+from tracegrade.traces._native import parse_native_trace, validate_native_trace
+from tracegrade.traces._registry import TraceReader, read_trace, read_traces, reader, trace_readers
+
+__all__ = [
+    "ApprovalFrame",
+    "AssistantFrame",
+    "CompactionFrame",
+    "Frame",
+    "Outcome",
+    "ToolCallFrame",
+    "ToolResultFrame",
+    "Trace",
+    "TraceReader",
+    "UserFrame",
+    "parse_native_trace",
+    "read_trace",
+    "read_traces",
+    "reader",
+    "trace_readers",
+    "validate_native_trace",
+]

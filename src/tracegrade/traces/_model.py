@@ -1,0 +1,153 @@
+"""The normalised trace: one recorded agent run as a list of frames.
+
+Every input format is read into this model; every later stage reads only this.
+The frame union and its rules follow the native trace format (docs/formats/native.md).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, model_validator
+
+from tracegrade._text import is_blank
+
+__all__ = [
+    "ApprovalFrame",
+    "AssistantFrame",
+    "CompactionFrame",
+    "Frame",
+    "Outcome",
+    "ToolCallFrame",
+    "ToolResultFrame",
+    "Trace",
+    "UserFrame",
+]
+
+Outcome = Literal["success", "failure", "partial"]
+
+# Strict scalars: a JSON boolean is not a number, 1 is not true and 7 is not "7".
+# Extra keys are ignored, as in the native format.
+_FRAME_CONFIG = ConfigDict(frozen=True, extra="ignore")
+_NonEmpty = Annotated[StrictStr, Field(min_length=1)]
+_Count = Annotated[StrictInt, Field(ge=0)]
+
+
+class UserFrame(BaseModel):
+    """A human turn. Never evidence: the task text is not something a tool returned."""
+
+    model_config = _FRAME_CONFIG
+    type: Literal["user"] = "user"
+    content: StrictStr
+
+
+class AssistantFrame(BaseModel):
+    """Text the model wrote; the last non-blank one is the final answer."""
+
+    model_config = _FRAME_CONFIG
+    type: Literal["assistant"] = "assistant"
+    content: StrictStr
+
+
+class ToolCallFrame(BaseModel):
+    """A call the model asked for. Its arguments are never evidence."""
+
+    model_config = _FRAME_CONFIG
+    type: Literal["tool_call"] = "tool_call"
+    id: StrictStr
+    name: StrictStr
+    args: Any = None
+
+
+class ToolResultFrame(BaseModel):
+    """What a tool returned for the call with the same ``id``.
+
+    ``result`` is any JSON value; a missing result is kept as ``None`` and
+    fails decoding later, naming this frame.
+    """
+
+    model_config = _FRAME_CONFIG
+    type: Literal["tool_result"] = "tool_result"
+    id: StrictStr
+    ok: StrictBool
+    result: Any = None
+
+
+class CompactionFrame(BaseModel):
+    """The context was summarised. The summary is not evidence."""
+
+    model_config = _FRAME_CONFIG
+    type: Literal["compaction"] = "compaction"
+    before: _Count
+    after: _Count
+    summary: StrictStr
+
+
+class ApprovalFrame(BaseModel):
+    """A human allowed or denied a pending tool call."""
+
+    model_config = _FRAME_CONFIG
+    type: Literal["approval"] = "approval"
+    tool: StrictStr
+    decision: Literal["allow", "deny"]
+
+
+Frame = Annotated[
+    UserFrame | AssistantFrame | ToolCallFrame | ToolResultFrame | CompactionFrame | ApprovalFrame,
+    Field(discriminator="type"),
+]
+
+
+class Trace(BaseModel):
+    """One recorded agent run.
+
+    Attributes:
+        schema_version: Version of this model, for stored traces.
+        id: The run's id as recorded.
+        commit: The agent version that ran (a tag or a commit).
+        model: The model that ran.
+        task: The prompt the run was given.
+        outcome: The grade the recorder wrote at record time; an input to compare with, never
+            the answer grade.
+        tokens: Context size after each frame; as long as ``frames``.
+        frames: The events of the run, in order.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    schema_version: Literal[1] = 1
+    id: _NonEmpty
+    commit: _NonEmpty
+    model: _NonEmpty
+    task: _NonEmpty
+    outcome: Outcome
+    tokens: tuple[_Count, ...]
+    frames: Annotated[tuple[Frame, ...], Field(min_length=1)]
+
+    @model_validator(mode="after")
+    def _tokens_match_frames(self) -> Trace:
+        if len(self.tokens) != len(self.frames):
+            msg = (
+                f"'tokens' has {len(self.tokens)} entries but 'frames' has {len(self.frames)};"
+                " they must be the same length (one token count per frame)"
+            )
+            raise ValueError(msg)
+        return self
+
+    @property
+    def tool_path(self) -> tuple[str, ...]:
+        """The name of every tool call, in order, including calls that were denied."""
+        return tuple(frame.name for frame in self.frames if isinstance(frame, ToolCallFrame))
+
+    @property
+    def final_answer(self) -> str:
+        """The last assistant text that is not blank, untrimmed; ``""`` when there is none."""
+        for frame in reversed(self.frames):
+            if isinstance(frame, AssistantFrame) and not is_blank(frame.content):
+                return frame.content
+        return ""
+
+    @property
+    def any_tool_failed(self) -> bool:
+        """True when some tool result has ``ok: false`` (a denied approval has no result)."""
+        return any(isinstance(frame, ToolResultFrame) and not frame.ok for frame in self.frames)

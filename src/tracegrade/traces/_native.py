@@ -1,0 +1,147 @@
+"""The native trace format: one JSON object with ``frames`` (docs/formats/native.md)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import orjson
+from pydantic import ValidationError
+
+from tracegrade.errors import TraceFormatError
+from tracegrade.traces._model import Trace
+from tracegrade.traces._registry import reader
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from pydantic_core import ErrorDetails
+
+__all__ = ["parse_native_trace"]
+
+_FRAME_TYPES = "user, assistant, tool_call, tool_result, compaction, approval"
+
+
+def _looks_native(name: str, head: bytes) -> bool:
+    return (
+        name.endswith(".json")
+        and head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{")
+        and (b'"frames"' in head or b'"tokens"' in head)
+    )
+
+
+@reader(
+    "native",
+    description="tracegrade's own JSON trace: an object with 'frames' and 'tokens'",
+    can_read=_looks_native,
+)
+def _read_native(data: bytes, name: str) -> Iterator[Trace]:
+    yield parse_native_trace(data, name)
+
+
+def parse_native_trace(data: bytes | str, name: str = "<bytes>") -> Trace:
+    """Parse and validate one native trace.
+
+    Raises:
+        TraceFormatError: Not JSON, or not a valid trace; the message names the
+            file, the frame index and the field.
+    """
+    try:
+        raw = orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        raise TraceFormatError(
+            f"not valid JSON ({exc})",
+            fix="the file may be truncated or not a JSON trace; re-export it",
+            path=name,
+        ) from exc
+    return validate_native_trace(raw, name)
+
+
+def validate_native_trace(raw: Any, name: str = "<bytes>") -> Trace:  # noqa: ANN401 - any JSON value
+    """Validate an already parsed JSON value as a native trace.
+
+    Raises:
+        TraceFormatError: As :func:`parse_native_trace`.
+    """
+    if not isinstance(raw, dict):
+        raise TraceFormatError(
+            f"a trace must be a JSON object, got {_json_type(raw)}",
+            fix="a native trace is an object with id, commit, model, task, outcome, tokens, frames",
+            path=name,
+        )
+    try:
+        return Trace.model_validate(raw)
+    except ValidationError as exc:
+        raise _format_error(exc.errors(include_url=False)[0], raw, name) from exc
+
+
+def _format_error(error: ErrorDetails, raw: dict[str, Any], name: str) -> TraceFormatError:
+    loc = error["loc"]
+    if len(loc) >= 2 and loc[0] == "frames" and isinstance(loc[1], int):
+        index = loc[1]
+        frame = raw["frames"][index]
+        if error["type"] in {"union_tag_invalid", "union_tag_not_found"}:
+            got = frame.get("type") if isinstance(frame, dict) else None
+            what = (
+                f"unknown frame type {got!r}"
+                if isinstance(frame, dict) and "type" in frame
+                else f"frame has no string 'type' (got {_json_type(frame)})"
+            )
+            return TraceFormatError(
+                what, fix=f"a frame's type is one of: {_FRAME_TYPES}", path=name, frame=index
+            )
+        field = ".".join(str(part) for part in loc[3:]) or "frame"
+        kind = frame.get("type") if isinstance(frame, dict) else None
+        return TraceFormatError(
+            f"{kind} frame, field {field!r}: {_message(error)}",
+            fix="see docs/formats/native.md for the fields of each frame type",
+            path=name,
+            frame=index,
+        )
+    field = ".".join(str(part) for part in loc) or "trace"
+    return TraceFormatError(
+        f"field {field!r}: {_message(error)}" if loc else _message(error),
+        fix="see docs/formats/native.md for the fields of a trace",
+        path=name,
+    )
+
+
+def _message(error: ErrorDetails) -> str:
+    text = error["msg"]
+    if text.startswith("Value error, "):
+        text = text.removeprefix("Value error, ")
+    if error["type"] == "missing":
+        return "is missing"
+    got = error.get("input")
+    if error["type"] in {
+        "string_type",
+        "bool_type",
+        "int_type",
+        "literal_error",
+        "greater_than_equal",
+    }:
+        return f"{text[0].lower()}{text[1:]} (got {_json_type(got)} {_short(got)})"
+    return text
+
+
+_JSON_TYPES: tuple[tuple[type, str], ...] = (
+    (bool, "boolean"),  # before int: a JSON boolean is not a number
+    (int, "number"),
+    (float, "number"),
+    (str, "string"),
+    (list, "array"),
+    (dict, "object"),
+)
+
+
+def _json_type(value: object) -> str:
+    if value is None:
+        return "null"
+    for kind, name in _JSON_TYPES:
+        if isinstance(value, kind):
+            return name
+    return type(value).__name__
+
+
+def _short(value: object) -> str:
+    text = orjson.dumps(value).decode() if not isinstance(value, (bytes, bytearray)) else "bytes"
+    return text if len(text) <= 40 else text[:37] + "..."

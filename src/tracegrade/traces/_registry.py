@@ -1,0 +1,148 @@
+"""Trace readers: each format registers what it can read and how.
+
+A reader says which inputs it recognises from the file name and the first
+bytes; :func:`read_traces` asks the readers in registration order and the first
+match wins. No match is an error naming the input and the known formats.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from tracegrade.errors import RegistryError, TraceFormatError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+
+    from tracegrade.traces._model import Trace
+
+__all__ = ["TraceReader", "read_trace", "read_traces", "reader", "trace_readers"]
+
+SNIFF_BYTES = 4096
+"""How many leading bytes a reader sees to decide whether it can read a file."""
+
+
+@dataclass(frozen=True, slots=True)
+class TraceReader:
+    """A registered trace format.
+
+    Attributes:
+        name: The format's name, as given to ``--from``.
+        description: One line shown in errors and ``--help``.
+        read: Turns a file's bytes (and its name, for errors) into traces.
+        can_read: Decides from the file name and its first bytes whether ``read`` applies.
+    """
+
+    name: str
+    description: str
+    read: Callable[[bytes, str], Iterator[Trace]]
+    can_read: Callable[[str, bytes], bool]
+
+
+_READERS: dict[str, TraceReader] = {}
+
+
+def reader(
+    name: str, *, description: str, can_read: Callable[[str, bytes], bool]
+) -> Callable[[Callable[[bytes, str], Iterator[Trace]]], Callable[[bytes, str], Iterator[Trace]]]:
+    """Register a trace reader under ``name``.
+
+    Args:
+        name: The format's name; must be unique.
+        description: One line describing the inputs it reads.
+        can_read: ``(file name, first bytes) -> bool``.
+
+    Returns:
+        A decorator that registers the read function and returns it unchanged.
+    """
+
+    def register(
+        read: Callable[[bytes, str], Iterator[Trace]],
+    ) -> Callable[[bytes, str], Iterator[Trace]]:
+        if name in _READERS:
+            raise RegistryError(
+                f"a trace reader named {name!r} is already registered",
+                fix="choose another name for the new reader",
+            )
+        _READERS[name] = TraceReader(name, description, read, can_read)
+        return read
+
+    return register
+
+
+def trace_readers() -> tuple[TraceReader, ...]:
+    """Every registered reader, in the order they are asked."""
+    return tuple(_READERS.values())
+
+
+def _choose(name: str, head: bytes, format_name: str | None) -> TraceReader:
+    if format_name is not None:
+        try:
+            return _READERS[format_name]
+        except KeyError:
+            known = ", ".join(_READERS)
+            raise TraceFormatError(
+                f"unknown trace format {format_name!r}", fix=f"use one of: {known}", path=name
+            ) from None
+    for candidate in _READERS.values():
+        if candidate.can_read(name, head):
+            return candidate
+    known = "; ".join(f"{r.name} ({r.description})" for r in _READERS.values())
+    raise TraceFormatError(
+        "no trace reader recognises this file",
+        fix=f"known formats: {known}; pass the format explicitly to override detection",
+        path=name,
+    )
+
+
+def read_traces(source: str | Path | bytes, *, format_name: str | None = None) -> Iterator[Trace]:
+    """Read every trace in a file (or in bytes already read).
+
+    Args:
+        source: A path, or the bytes of a file (named ``<bytes>`` in errors).
+        format_name: Skip detection and use this reader.
+
+    Yields:
+        Each trace, in file order.
+
+    Raises:
+        TraceFormatError: The file cannot be read, no reader recognises it, or it
+            breaks its format; the message names the file (and the frame).
+    """
+    if isinstance(source, bytes):
+        data, name = source, "<bytes>"
+    else:
+        name = str(source)
+        try:
+            data = Path(source).read_bytes()
+        except OSError as exc:
+            raise TraceFormatError(
+                f"cannot read the file ({exc.strerror or exc})",
+                fix="check that the path exists and is readable",
+                path=name,
+            ) from exc
+    chosen = _choose(name, data[:SNIFF_BYTES], format_name)
+    try:
+        yield from chosen.read(data, name)
+    except TraceFormatError as exc:
+        exc.in_file(name)
+        raise
+
+
+def read_trace(source: str | Path | bytes, *, format_name: str | None = None) -> Trace:
+    """Read a file that holds exactly one trace.
+
+    Raises:
+        TraceFormatError: As :func:`read_traces`, or when the file holds no trace or several.
+    """
+    traces = list(read_traces(source, format_name=format_name))
+    if len(traces) != 1:
+        name = "<bytes>" if isinstance(source, bytes) else str(source)
+        raise TraceFormatError(
+            f"expected one trace, found {len(traces)}",
+            fix="use read_traces() for files that hold several runs",
+            path=name,
+        )
+    return traces[0]

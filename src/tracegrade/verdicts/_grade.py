@@ -1,0 +1,131 @@
+"""grade(): the answer grade, claim support, unread claims and provenance of one run."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tracegrade._text import collapse, is_blank
+from tracegrade.claims import extract_claims
+from tracegrade.observations import observe
+from tracegrade.support import support
+from tracegrade.verdicts._model import (
+    AnswerGrade,
+    Expectation,
+    Grade,
+    GradedClaim,
+    Provenance,
+    Sighting,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from tracegrade.claims import Claim, Question
+    from tracegrade.observations import LineObservation, Observations
+    from tracegrade.traces import Trace
+
+__all__ = ["check", "grade", "grade_answer", "grade_observed", "grade_provenance"]
+
+
+def grade_answer(answer: str, claims: Sequence[Claim], *, any_tool_failed: bool) -> AnswerGrade:
+    """The recorder's prose rule, recomputed from the expected facts.
+
+    No facts: ``ungraded``. Blank answer or no fact in it: ``failure``. Some facts,
+    or all with a failed tool call: ``partial``. Otherwise ``success``.
+    """
+    if not claims:
+        return "ungraded"
+    if is_blank(answer):
+        return "failure"
+    hits = sum(claim.in_answer for claim in claims)
+    if hits == 0:
+        return "failure"
+    if hits < len(claims) or any_tool_failed:
+        return "partial"
+    return "success"
+
+
+def _sighting(obs: LineObservation) -> Sighting:
+    return Sighting(
+        observation=obs.id, frame=obs.frame, file=obs.file, line=obs.line, text=obs.text
+    )
+
+
+def grade_provenance(
+    observations: Observations, question: Question
+) -> tuple[Provenance, tuple[Sighting, ...], tuple[Sighting, ...]]:
+    """Did the run see the true source of the answer, a copy of it, both or neither?
+
+    Returns:
+        The verdict, the truth sightings and the copy sightings, one per observation.
+    """
+    if question.truth_file is None or question.tell is None:
+        return "ungradable", (), ()
+    truth: list[Sighting] = []
+    copies: list[Sighting] = []
+    for obs in observations.lines_containing(question.tell):
+        (truth if obs.file == question.truth_file else copies).append(_sighting(obs))
+    verdict: Provenance
+    if truth:
+        verdict = "undecidable" if copies else "grounded"
+    else:
+        verdict = "from-copy" if copies else "unevidenced"
+    return verdict, tuple(truth), tuple(copies)
+
+
+def grade_observed(trace: Trace, question: Question, observations: Observations) -> Grade:
+    """Grade a run whose observations are already decoded."""
+    answer = trace.final_answer
+    claims = extract_claims(answer, question)
+    supported = support(claims, observations)
+    provenance, truth, copies = grade_provenance(observations, question)
+    return Grade(
+        trace_id=trace.id,
+        question_id=question.id,
+        tools=trace.tool_path,
+        observations=observations.count,
+        recorded_outcome=trace.outcome,
+        answer=grade_answer(answer, claims, any_tool_failed=trace.any_tool_failed),
+        claims=tuple(
+            GradedClaim(
+                id=item.claim.id,
+                text=item.claim.text,
+                in_answer=item.claim.in_answer,
+                support=item.support,
+                evidence=item.evidence,
+            )
+            for item in supported
+        ),
+        unread=tuple(item.claim.id for item in supported if item.unread),
+        provenance=provenance,
+        truth=truth,
+        copies=copies,
+        final_answer=collapse(answer),
+    )
+
+
+def grade(trace: Trace, question: Question) -> Grade:
+    """Grade one run against one question.
+
+    Raises:
+        UnreadableResultError: A tool result could not be decoded (see ``observe``).
+    """
+    return grade_observed(trace, question, observe(trace))
+
+
+def check(result: Grade, expectation: Expectation) -> tuple[str, ...]:
+    """The ways a grade differs from its expectation, in a fixed order; empty when it holds.
+
+    Answer, then provenance, then unread claims compared as sets (sorted, comma-joined).
+    """
+    mismatches: list[str] = []
+    if expectation.answer is not None and result.answer != expectation.answer:
+        mismatches.append(f"answer: expected {expectation.answer}, got {result.answer}")
+    if expectation.provenance is not None and result.provenance != expectation.provenance:
+        mismatches.append(f"provenance: expected {expectation.provenance}, got {result.provenance}")
+    if expectation.unread is not None:
+        expected = ",".join(sorted(expectation.unread))
+        got = ",".join(sorted(result.unread))
+        if expected != got:
+            mismatches.append(f"unread: expected [{expected}], got [{got}]")
+    return tuple(mismatches)
