@@ -83,7 +83,9 @@ class TracegradeError(Exception):
         if self.tool is not None:
             where.append(f"tool {self.tool!r}")
         message = f"{': '.join(where)}: {self.what}" if where else self.what
-        return f"{message}. {self.fix}" if self.fix else message
+        if not self.fix:
+            return message
+        return f"{message}. {self.fix[0].upper()}{self.fix[1:]}"
 
 
 class InputError(TracegradeError, ValueError):

@@ -71,6 +71,12 @@ def _where(loc: tuple[int | str, ...], data: dict[str, Any]) -> str:
     return f"field {'.'.join(str(part) for part in loc)!r}" if loc else "file"
 
 
+def _first(exc: ValidationError) -> ErrorDetails:
+    """The error to report: an unknown field (likely a typo) before what it left missing."""
+    errors = exc.errors(include_url=False)
+    return next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
+
+
 def _describe(error: ErrorDetails, data: dict[str, Any]) -> str:
     message = error["msg"].removeprefix("Value error, ")
     if error["type"] == "missing":
@@ -94,7 +100,7 @@ def load_suite(path: str | Path) -> LoadedSuite:
         suite = Suite.model_validate(data)
     except ValidationError as exc:
         raise SuiteError(
-            _describe(exc.errors(include_url=False)[0], data),
+            _describe(_first(exc), data),
             fix="see docs/suites.md for the suite format",
             path=str(file),
         ) from exc
@@ -111,25 +117,25 @@ def load_suite(path: str | Path) -> LoadedSuite:
 
 
 def load_questions(path: str | Path) -> tuple[Question, ...]:
-    """Read a file of ``[[questions]]`` tables.
+    """Read the ``[[questions]]`` tables of a question file (or of a suite file).
 
     Raises:
         SuiteError: As :func:`load_suite`.
     """
     file = Path(path)
     data = _read_toml(file)
-    extra = sorted(set(data) - {"questions"})
+    extra = sorted(set(data) - {"questions", "cases", "suite"})
     if extra:
         raise SuiteError(
             f"unknown top-level keys {extra}",
-            fix="a question file holds only [[questions]] tables",
+            fix="a question file holds [[questions]] tables (a suite file works too)",
             path=str(file),
         )
     try:
         suite = Suite.model_validate({"questions": data.get("questions", [])})
     except ValidationError as exc:
         raise SuiteError(
-            _describe(exc.errors(include_url=False)[0], data),
+            _describe(_first(exc), data),
             fix="see docs/suites.md for the question format",
             path=str(file),
         ) from exc
