@@ -1,23 +1,19 @@
 """Observations: what a tool result let the model see, and the sources they come from.
 
-A decoder turns one tool result into *sources*: a list of names (:class:`Names`),
-lines given one by one (:class:`Lines`), or a text split into lines
-(:class:`Document`). :func:`~tracegrade.observations.observe` places them in the
-trace and :class:`Observations` answers the questions grading asks ("which lines
-contain this text?") over all of them.
-
-Speed matters here: a large trace holds tens of thousands of lines. Sources keep
-their text joined and lower-cased once, searches run with ``str.find`` and hits
-are mapped back to line numbers by counting separators, so no per-line Python
-object exists until one is asked for.
+A decoder turns one tool result into *sources*: names seen without content
+(:class:`Names`), lines given one by one (:class:`Lines`), or a text split into lines
+(:class:`Document`). :class:`Observations` places them in the trace and answers the
+questions grading asks ("which lines contain this text?") over all of them at once,
+without making a Python object per line (docs/design/0001-observation-search.md).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from tracegrade._text import split_lines
+from tracegrade.observations._index import TextIndex, entry_text
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Sequence
@@ -36,10 +32,6 @@ __all__ = [
 ]
 
 ObservationKind = Literal["path", "line"]
-
-# Joins entries of a list so one str.find scans them all; entries containing it fall back
-# to a per-entry scan.
-_ENTRY_SEPARATOR = "\x00"
 
 
 def observation_id(frame: int, position: int) -> str:
@@ -116,149 +108,73 @@ class Document:
 Source = Names | Lines | Document
 
 
-def _entry_hits(joined: str, needle: str, separator: str) -> list[int]:
-    """Indices of the separator-delimited entries of ``joined`` that contain ``needle``.
-
-    Each entry is reported once, in order. ``needle`` must not contain ``separator``.
-    """
-    hits: list[int] = []
-    if not needle:
-        return list(range(joined.count(separator) + 1))
-    index = 0
-    start = 0
-    position = joined.find(needle)
-    while position != -1:
-        index += joined.count(separator, start, position)
-        hits.append(index)
-        end = joined.find(separator, position + len(needle))
-        if end == -1:
-            break
-        start = end + 1
-        index += 1
-        position = joined.find(needle, start)
-    return hits
-
-
-def _joined_lower(texts: tuple[str, ...]) -> tuple[str, tuple[str, ...] | None]:
-    """Join and lower-case entries; the per-entry fallback is kept only when needed."""
-    joined = _ENTRY_SEPARATOR.join(texts)
-    if joined.count(_ENTRY_SEPARATOR) == max(len(texts) - 1, 0):
-        return joined.lower(), None
-    return "", tuple(text.lower() for text in texts)
-
-
 @dataclass(frozen=True, slots=True)
-class _Placed:
-    """A source placed in the trace: which frame, which tool, and its first position there."""
+class _Segment:
+    """A source placed in the trace: its frame, tool, first position there and size."""
 
     frame: int
     tool: str
     first: int
     source: Source
     count: int
-    is_line: bool
-    # Lower-cased search text; for Lines, entries joined by _ENTRY_SEPARATOR.
-    texts: str = ""
-    files: str = ""
-    # Per-entry fallback when an entry itself contains the separator.
-    texts_each: tuple[str, ...] | None = None
-    files_each: tuple[str, ...] | None = None
-    _split: list[list[str]] = field(default_factory=list)
 
-    @classmethod
-    def place(cls, frame: int, tool: str, first: int, source: Source) -> _Placed:
-        """Place a decoded source at ``frame``, its first observation at ``first``."""
-        match source:
-            case Names(files):
-                joined, each = _joined_lower(files)
-                return cls(
-                    frame, tool, first, source, len(files), is_line=False,
-                    files=joined, files_each=each,
-                )  # fmt: skip
-            case Lines(files, _, texts):
-                texts_joined, texts_each = _joined_lower(texts)
-                files_joined, files_each = _joined_lower(files)
-                return cls(
-                    frame, tool, first, source, len(texts), is_line=True,
-                    texts=texts_joined, files=files_joined,
-                    texts_each=texts_each, files_each=files_each,
-                )  # fmt: skip
-            case Document(file, text):
-                lowered = text.lower()
-                if "\r" in lowered:  # one separator keeps the search simple; lines stay 1:1
-                    lowered = lowered.replace("\r\n", "\n").replace("\r", "\n")
-                return cls(
-                    frame, tool, first, source, lowered.count("\n") + 1, is_line=True,
-                    texts=lowered, files=file.lower(),
-                )  # fmt: skip
 
-    def _search(self, joined: str, each: tuple[str, ...] | None, needle: str) -> list[int]:
-        if each is not None or _ENTRY_SEPARATOR in needle:
-            items = each if each is not None else tuple(joined.split(_ENTRY_SEPARATOR))
-            return [index for index, item in enumerate(items) if needle in item]
-        return _entry_hits(joined, needle, _ENTRY_SEPARATOR)
-
-    def text_hits(self, needle: str) -> list[int]:
-        """Indices of this source's lines whose text contains the lower-cased ``needle``."""
-        if self.count == 0:
-            return []
-        if isinstance(self.source, Document):
-            if "\n" in needle or "\r" in needle:
-                return []  # a line never contains a line break
-            return _entry_hits(self.texts, needle, "\n")
-        if isinstance(self.source, Lines):
-            return self._search(self.texts, self.texts_each, needle)
-        return []
-
-    def file_hits(self, needle: str) -> list[int]:
-        """Indices of observations whose source name contains the lower-cased ``needle``.
-
-        A document has one name for all its lines: it is cited once, by its first line.
-        """
-        if self.count == 0:
-            return []
-        if isinstance(self.source, Document):
-            return [0] if needle in self.files else []
-        return self._search(self.files, self.files_each, needle)
-
-    def observation(self, index: int) -> Observation:
-        oid = observation_id(self.frame, self.first + index)
-        match self.source:
-            case Names(files):
-                return PathObservation(oid, self.frame, self.tool, files[index])
-            case Lines(files, numbers, texts):
-                return LineObservation(
-                    oid, self.frame, self.tool, files[index], numbers[index], texts[index]
-                )
-            case Document(file, text):
-                if not self._split:
-                    self._split.append(split_lines(text))
-                return LineObservation(
-                    oid, self.frame, self.tool, file, index + 1, self._split[0][index]
-                )
+def _document_text(text: str) -> str:
+    """The text with CRLF and CR as LF, so lines are LF-separated entries (one per line)."""
+    if "\r" in text:
+        return text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
 
 
 class Observations:
     """Every observation of a trace, in frame order, with the searches grading needs.
 
-    Searches take any text and compare case-insensitively (both sides lower-cased,
-    plain substring, as :func:`tracegrade._text.contains`).
+    Searches compare case-insensitively (both sides lower-cased, plain substring) and report
+    one observation at most once.
+
+    Args:
+        sources: Each decoded source as ``(frame, tool, source)``, in trace order.
     """
 
-    __slots__ = ("_placed", "count")
+    __slots__ = ("_lines", "_names", "_segments", "_split", "_texts", "count")
 
-    def __init__(self, placed: Sequence[_Placed] = ()) -> None:
-        self._placed = tuple(placed)
-        self.count = sum(item.count for item in self._placed)
+    def __init__(self, sources: Iterable[tuple[int, str, Source]] = ()) -> None:
+        segments: list[_Segment] = []
+        texts: list[str] = []
+        frame_seen = -1
+        position = 1
+        for frame, tool, source in sources:
+            if frame != frame_seen:
+                frame_seen, position = frame, 1
+            if isinstance(source, Document):
+                text = _document_text(source.text)
+                texts.append(text)
+                count = text.count("\n") + 1
+            elif isinstance(source, Lines):
+                texts.append(entry_text(source.texts)[0])
+                count = len(source.texts)
+            else:
+                texts.append("")
+                count = len(source.files)
+            segments.append(_Segment(frame, tool, position, source, count))
+            position += count
+        self._segments = tuple(segments)
+        self._texts = TextIndex(
+            texts, [s.count if not isinstance(s.source, Names) else 0 for s in segments]
+        )
+        self._lines: TextIndex | None = None
+        self._names: TextIndex | None = None
+        self._split: dict[int, list[str]] = {}
+        self.count = sum(segment.count for segment in segments)
         """How many observations there are: path and line observations together."""
 
     def __len__(self) -> int:
         return self.count
 
     def __iter__(self) -> Iterator[Observation]:
-        for item in self._placed:
-            for index in range(item.count):
-                yield item.observation(index)
+        for number, segment in enumerate(self._segments):
+            for index in range(segment.count):
+                yield self._observation(number, index)
 
     def __repr__(self) -> str:
         return f"Observations(count={self.count})"
@@ -266,42 +182,109 @@ class Observations:
     @property
     def sources(self) -> tuple[tuple[int, str, Source], ...]:
         """Each decoded source as ``(frame, tool, source)``, in order."""
-        return tuple((item.frame, item.tool, item.source) for item in self._placed)
+        return tuple((s.frame, s.tool, s.source) for s in self._segments)
+
+    def _observation(self, number: int, index: int) -> Observation:
+        segment = self._segments[number]
+        oid = observation_id(segment.frame, segment.first + index)
+        match segment.source:
+            case Names(files):
+                return PathObservation(oid, segment.frame, segment.tool, files[index])
+            case Lines(files, numbers, texts):
+                return LineObservation(
+                    oid, segment.frame, segment.tool, files[index], numbers[index], texts[index]
+                )
+            case Document(file, text):
+                lines = self._split.get(number)
+                if lines is None:
+                    lines = self._split[number] = split_lines(text)
+                return LineObservation(
+                    oid, segment.frame, segment.tool, file, index + 1, lines[index]
+                )
+
+    def _line_sources(self) -> TextIndex:
+        """Source names of line observations: one entry per Lines entry, one per Document."""
+        if self._lines is None:
+            pieces: list[str] = []
+            counts: list[int] = []
+            for segment in self._segments:
+                match segment.source:
+                    case Lines(files, _, _):
+                        pieces.append(entry_text(files)[0])
+                        counts.append(len(files))
+                    case Document(file, _):
+                        pieces.append(entry_text((file,))[0])
+                        counts.append(1)
+                    case _:
+                        pieces.append("")
+                        counts.append(0)
+            self._lines = TextIndex(pieces, counts)
+        return self._lines
+
+    def _path_names(self) -> TextIndex:
+        if self._names is None:
+            pieces: list[str] = []
+            counts: list[int] = []
+            for segment in self._segments:
+                if isinstance(segment.source, Names):
+                    pieces.append(entry_text(segment.source.files)[0])
+                    counts.append(len(segment.source.files))
+                else:
+                    pieces.append("")
+                    counts.append(0)
+            self._names = TextIndex(pieces, counts)
+        return self._names
 
     def lines_containing(self, needle: str) -> list[LineObservation]:
         """Line observations whose text contains ``needle``, one per observation."""
-        lowered = needle.lower()
-        found: list[LineObservation] = []
-        for item in self._placed:
-            if item.is_line:
-                found.extend(_as_lines(item, item.text_hits(lowered)))
-        return found
+        hits = self._texts.search(needle)
+        if hits is None:  # a needle with a line break: exact, entry by entry
+            lowered = needle.lower()
+            return [
+                obs
+                for obs in self
+                if isinstance(obs, LineObservation) and lowered in obs.text.lower()
+            ]
+        return [self._line(number, index) for number, index in hits]
 
     def lines_from(self, needle: str) -> list[LineObservation]:
         """Line observations whose source name contains ``needle`` (a document: its first line)."""
-        lowered = needle.lower()
-        found: list[LineObservation] = []
-        for item in self._placed:
-            if item.is_line:
-                found.extend(_as_lines(item, item.file_hits(lowered)))
-        return found
+        hits = self._line_sources().search(needle)
+        if hits is None:
+            lowered = needle.lower()
+            return [
+                self._line(number, index)
+                for number, segment in enumerate(self._segments)
+                for index in self._source_hits(segment, lowered)
+            ]
+        return [self._line(number, index) for number, index in hits]
 
     def names_containing(self, needle: str) -> list[PathObservation]:
         """Path observations whose name contains ``needle``."""
-        lowered = needle.lower()
-        found: list[PathObservation] = []
-        for item in self._placed:
-            if not item.is_line:
-                found.extend(
-                    obs
-                    for obs in map(item.observation, item.file_hits(lowered))
-                    if isinstance(obs, PathObservation)
-                )
-        return found
+        hits = self._path_names().search(needle)
+        if hits is None:
+            lowered = needle.lower()
+            return [
+                obs
+                for obs in self
+                if isinstance(obs, PathObservation) and lowered in obs.file.lower()
+            ]
+        found = [self._observation(number, index) for number, index in hits]
+        return [obs for obs in found if isinstance(obs, PathObservation)]
 
+    def _line(self, number: int, index: int) -> LineObservation:
+        obs = self._observation(number, index)
+        if not isinstance(obs, LineObservation):  # the line indexes hold line segments only
+            msg = f"segment {number} is not a line source"
+            raise TypeError(msg)
+        return obs
 
-def _as_lines(item: _Placed, indices: list[int]) -> Iterator[LineObservation]:
-    for index in indices:
-        obs = item.observation(index)
-        if isinstance(obs, LineObservation):
-            yield obs
+    @staticmethod
+    def _source_hits(segment: _Segment, lowered: str) -> Sequence[int]:
+        match segment.source:
+            case Lines(files, _, _):
+                return [i for i, file in enumerate(files) if lowered in file.lower()]
+            case Document(file, _):
+                return [0] if lowered in file.lower() else []
+            case _:
+                return []

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from tracegrade.errors import UnreadableResultError
-from tracegrade.observations._model import Observations, _Placed
+from tracegrade.observations._model import Observations
 from tracegrade.observations._registry import decoders_for
 from tracegrade.traces import ToolCallFrame, ToolResultFrame
 
@@ -28,7 +28,7 @@ def observe(trace: Trace) -> Observations:
             the frame and the tool; a grade is never made from unread evidence.
     """
     calls: dict[str, str] = {}
-    placed: list[_Placed] = []
+    sources: list[tuple[int, str, Source]] = []
     for index, frame in enumerate(trace.frames):
         if isinstance(frame, ToolCallFrame):
             calls[frame.id] = frame.name
@@ -52,12 +52,8 @@ def observe(trace: Trace) -> Observations:
                 frame=index,
                 tool=tool,
             )
-        position = 1
-        for source in _decode(result, tool, index):
-            item = _Placed.place(index, tool, position, source)
-            position += item.count
-            placed.append(item)
-    return Observations(placed)
+        sources.extend((index, tool, source) for source in _decode(result, tool, index))
+    return Observations(sources)
 
 
 def _decode(result: object, tool: str, index: int) -> list[Source]:

@@ -22,16 +22,15 @@ _FRAME_TYPES = "user, assistant, tool_call, tool_result, compaction, approval"
 
 
 def _looks_native(name: str, head: bytes) -> bool:
-    return (
-        name.endswith(".json")
-        and head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{")
-        and (b'"frames"' in head or b'"tokens"' in head)
-    )
+    # Key order is free, so 'frames' may come after a long header: any JSON object will do.
+    # Bytes without a name ("") are judged by their content alone.
+    suffix_ok = not name or name.lower().endswith(".json")
+    return suffix_ok and head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{")
 
 
 @reader(
     "native",
-    description="tracegrade's own JSON trace: an object with 'frames' and 'tokens'",
+    description="tracegrade's own JSON trace: a .json file holding one object with 'frames'",
     can_read=_looks_native,
 )
 def _read_native(data: bytes, name: str) -> Iterator[Trace]:
@@ -89,8 +88,15 @@ def _format_error(error: ErrorDetails, raw: dict[str, Any], name: str) -> TraceF
             return TraceFormatError(
                 what, fix=f"a frame's type is one of: {_FRAME_TYPES}", path=name, frame=index
             )
+        if not isinstance(frame, dict):
+            return TraceFormatError(
+                f"a frame must be a JSON object, got {_json_type(frame)}",
+                fix=f"a frame is an object with a 'type' ({_FRAME_TYPES}) and its fields",
+                path=name,
+                frame=index,
+            )
         field = ".".join(str(part) for part in loc[3:]) or "frame"
-        kind = frame.get("type") if isinstance(frame, dict) else None
+        kind = frame.get("type")
         return TraceFormatError(
             f"{kind} frame, field {field!r}: {_message(error)}",
             fix="see docs/formats/native.md for the fields of each frame type",
@@ -119,7 +125,8 @@ def _message(error: ErrorDetails) -> str:
         "literal_error",
         "greater_than_equal",
     }:
-        return f"{text[0].lower()}{text[1:]} (got {_json_type(got)} {_short(got)})"
+        shown = _json_type(got) if got is None else f"{_json_type(got)} {_short(got)}"
+        return f"{text[0].lower()}{text[1:]} (got {shown})"
     return text
 
 

@@ -77,7 +77,7 @@ def trace_readers() -> tuple[TraceReader, ...]:
     return tuple(_READERS.values())
 
 
-def _choose(name: str, head: bytes, format_name: str | None) -> TraceReader:
+def _choose(name: str, file_name: str, head: bytes, format_name: str | None) -> TraceReader:
     if format_name is not None:
         try:
             return _READERS[format_name]
@@ -87,7 +87,7 @@ def _choose(name: str, head: bytes, format_name: str | None) -> TraceReader:
                 f"unknown trace format {format_name!r}", fix=f"use one of: {known}", path=name
             ) from None
     for candidate in _READERS.values():
-        if candidate.can_read(name, head):
+        if candidate.can_read(file_name, head):
             return candidate
     known = "; ".join(f"{r.name} ({r.description})" for r in _READERS.values())
     raise TraceFormatError(
@@ -123,7 +123,10 @@ def read_traces(source: str | Path | bytes, *, format_name: str | None = None) -
                 fix="check that the path exists and is readable",
                 path=name,
             ) from exc
-    chosen = _choose(name, data[:SNIFF_BYTES], format_name)
+    # Bytes have no file name: readers judge them by their first bytes alone.
+    chosen = _choose(
+        name, "" if isinstance(source, bytes) else name, data[:SNIFF_BYTES], format_name
+    )
     try:
         yield from chosen.read(data, name)
     except TraceFormatError as exc:

@@ -1,0 +1,53 @@
+"""Every public subpackage curates a sorted __all__ that names exactly its public members."""
+
+from __future__ import annotations
+import __future__
+
+import importlib
+import types
+import typing
+
+import pytest
+
+PUBLIC_MODULES = [
+    "tracegrade.traces",
+    "tracegrade.observations",
+    "tracegrade.claims",
+    "tracegrade.support",
+    "tracegrade.verdicts",
+    "tracegrade.suites",
+    "tracegrade.report",
+    "tracegrade.errors",
+]
+
+
+def public_members(module: types.ModuleType) -> list[str]:
+    """Names a user would import: not private, not modules, not typing or __future__ helpers."""
+    names = []
+    for name, value in vars(module).items():
+        if name.startswith("_") or isinstance(value, types.ModuleType):
+            continue
+        if isinstance(value, __future__._Feature) or value is getattr(typing, name, None):
+            continue
+        names.append(name)
+    return names
+
+
+@pytest.mark.parametrize("name", PUBLIC_MODULES)
+def test_all_is_sorted_and_exists(name) -> None:
+    module = importlib.import_module(name)
+    exported = module.__all__
+    assert exported == sorted(exported)
+    assert len(set(exported)) == len(exported)
+    assert [member for member in exported if not hasattr(module, member)] == []
+
+
+@pytest.mark.parametrize("name", PUBLIC_MODULES)
+def test_no_public_member_is_missing_from_all(name) -> None:
+    module = importlib.import_module(name)
+    assert sorted(public_members(module)) == sorted(module.__all__)
+
+
+def test_top_level_package_exports_only_the_version() -> None:
+    tracegrade = importlib.import_module("tracegrade")
+    assert tracegrade.__all__ == ["__version__"]
