@@ -398,3 +398,15 @@ def test_fact_texts_are_plain_substrings() -> None:
     assert graded.answer == "success"
     assert graded.claims[0].support == "read"
     assert graded.provenance == "grounded"
+
+
+def test_grades_round_trip_through_validation() -> None:
+    # A stored grade must read back as the same value, from Python and from JSON.
+    cases = [
+        search_trace([TRUTH_MATCH, COPY_MATCH]),
+        one_call("list_files", listing_body(["src/server.ts"]), "Probably src/server.ts."),
+    ]
+    for trace in cases:
+        graded = grade(trace, fixture_question())
+        assert type(graded).model_validate(graded.model_dump()) == graded
+        assert type(graded).model_validate_json(graded.model_dump_json()) == graded

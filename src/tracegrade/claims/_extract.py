@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from tracegrade._text import contains
+from tracegrade._text import contains_each
 
 if TYPE_CHECKING:
     from tracegrade.claims._question import Question
@@ -38,4 +38,8 @@ def extract_claims(answer: str, question: Question) -> tuple[Claim, ...]:
     A claim is made for every fact, in the answer or not: support is decided over
     the evidence either way, and only claims in the answer can be unread.
     """
-    return tuple(Claim(fact.id, fact.text, contains(answer, fact.text)) for fact in question.facts)
+    found = contains_each(answer, [fact.text for fact in question.facts])
+    return tuple(
+        Claim(fact.id, fact.text, in_answer)
+        for fact, in_answer in zip(question.facts, found, strict=True)
+    )

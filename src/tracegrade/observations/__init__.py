@@ -15,6 +15,7 @@ from tracegrade.observations._model import (
     ObservationKind,
     Observations,
     PathObservation,
+    SearchField,
     Source,
     observation_id,
 )
@@ -38,6 +39,7 @@ __all__ = [
     "ObservationKind",
     "Observations",
     "PathObservation",
+    "SearchField",
     "Source",
     "decoder",
     "decoders",

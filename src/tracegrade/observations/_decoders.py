@@ -8,6 +8,7 @@ a number, the string ``"7"`` is not a line number).
 
 from __future__ import annotations
 
+from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
 from tracegrade.observations._model import Document, Lines, Names
@@ -25,6 +26,19 @@ def _is_number(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
+# Whole-list type checks run in C (map, set) rather than one Python test per entry: a search
+# result can hold hundreds of matches. Subclasses (rare: orjson makes exact types) fall back.
+def _all_of(values: list[Any], kind: type) -> bool:
+    return set(map(type, values)) <= {kind} or all(isinstance(value, kind) for value in values)
+
+
+def _all_numbers(values: list[Any]) -> bool:
+    kinds = set(map(type, values))
+    return kinds <= {int, float} or (
+        bool not in kinds and all(isinstance(value, int | float) for value in values)
+    )
+
+
 def _ok_object(result: object) -> dict[str, Any] | None:
     if isinstance(result, dict) and result.get("ok") is True:
         return result
@@ -38,21 +52,14 @@ def decode_search(result: object) -> Sequence[Source] | None:
     if body is None:
         return None
     matches = body.get("matches")
-    if not isinstance(matches, list):
+    if not isinstance(matches, list) or not _all_of(matches, dict):
         return None
-    files: list[str] = []
-    numbers: list[int | float] = []
-    texts: list[str] = []
-    for match in matches:
-        if not isinstance(match, dict):
-            return None
-        file, line, text = match.get("file"), match.get("line"), match.get("text")
-        if not (isinstance(file, str) and _is_number(line) and isinstance(text, str)):
-            return None
-        files.append(file)
-        numbers.append(line)  # type: ignore[arg-type]  # checked by _is_number
-        texts.append(text)
-    return [Lines(tuple(files), tuple(numbers), tuple(texts))]
+    files = list(map(dict.get, matches, repeat("file")))
+    numbers = list(map(dict.get, matches, repeat("line")))
+    texts = list(map(dict.get, matches, repeat("text")))
+    if _all_of(files, str) and _all_numbers(numbers) and _all_of(texts, str):
+        return [Lines(tuple(files), tuple(numbers), tuple(texts))]  # type: ignore[arg-type]  # checked above
+    return None
 
 
 @decoder("listing", description="{ok: true, files: [string]} (list_files)")
@@ -62,7 +69,7 @@ def decode_listing(result: object) -> Sequence[Source] | None:
     if body is None:
         return None
     files = body.get("files")
-    if not isinstance(files, list) or not all(isinstance(file, str) for file in files):
+    if not isinstance(files, list) or not _all_of(files, str):
         return None
     return [Names(tuple(files))]
 

@@ -16,14 +16,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, AnyStr
 
+from tracegrade._text import LOWER_TO_ASCII
+
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
 __all__ = ["TextIndex", "entry_text"]
 
 _SEPARATOR = "\n"
-# Characters that lower-case to ASCII although they are not ASCII (checked over all of Unicode).
-_LOWER_TO_ASCII = ("\u0130", "\u212a")
 
 
 def entry_text(entries: Sequence[str]) -> tuple[str, bool]:
@@ -62,7 +62,10 @@ class TextIndex:
         self.total = total
         self._bytes: bytes | None = None
         self._full: str | None = None
-        self._ascii_safe = self._raw.isascii() or not any(c in self._raw for c in _LOWER_TO_ASCII)
+        raw = self._raw
+        self._ascii_safe = raw.isascii() or (
+            LOWER_TO_ASCII[0] not in raw and LOWER_TO_ASCII[1] not in raw
+        )
         self._cache: dict[str, list[tuple[int, int]]] = {}
 
     def search(self, needle: str) -> list[tuple[int, int]] | None:

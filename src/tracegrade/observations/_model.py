@@ -27,11 +27,13 @@ __all__ = [
     "ObservationKind",
     "Observations",
     "PathObservation",
+    "SearchField",
     "Source",
     "observation_id",
 ]
 
 ObservationKind = Literal["path", "line"]
+SearchField = Literal["text", "source", "name"]
 
 
 def observation_id(frame: int, position: int) -> str:
@@ -213,7 +215,7 @@ class Observations:
                         pieces.append(entry_text(files)[0])
                         counts.append(len(files))
                     case Document(file, _):
-                        pieces.append(entry_text((file,))[0])
+                        pieces.append(file if file.isprintable() else entry_text((file,))[0])
                         counts.append(1)
                     case _:
                         pieces.append("")
@@ -235,41 +237,51 @@ class Observations:
             self._names = TextIndex(pieces, counts)
         return self._names
 
+    def _locate(self, needle: str, where: SearchField) -> list[tuple[int, int]]:
+        """``(segment, index)`` of the observations whose ``where`` contains ``needle``."""
+        index = (
+            self._texts
+            if where == "text"
+            else self._line_sources()
+            if where == "source"
+            else self._path_names()
+        )
+        hits = index.search(needle)
+        if hits is not None:
+            return hits
+        # A needle with a line break or NUL: exact, entry by entry.
+        lowered = needle.lower()
+        return [
+            (number, position)
+            for number, segment in enumerate(self._segments)
+            for position in self._exact_hits(number, segment, lowered, where)
+        ]
+
+    def find_ids(self, needle: str, where: SearchField) -> list[str]:
+        """Ids of the observations whose text, source name or path contains ``needle``.
+
+        Args:
+            needle: Matched case-insensitively as a plain substring.
+            where: ``"text"``: a line's text; ``"source"``: a line's source name (a document
+                is reported once, by its first line); ``"name"``: a path observation's name.
+        """
+        segments = self._segments
+        return [
+            observation_id(segments[number].frame, segments[number].first + position)
+            for number, position in self._locate(needle, where)
+        ]
+
     def lines_containing(self, needle: str) -> list[LineObservation]:
         """Line observations whose text contains ``needle``, one per observation."""
-        hits = self._texts.search(needle)
-        if hits is None:  # a needle with a line break: exact, entry by entry
-            lowered = needle.lower()
-            return [
-                obs
-                for obs in self
-                if isinstance(obs, LineObservation) and lowered in obs.text.lower()
-            ]
-        return [self._line(number, index) for number, index in hits]
+        return [self._line(number, index) for number, index in self._locate(needle, "text")]
 
     def lines_from(self, needle: str) -> list[LineObservation]:
         """Line observations whose source name contains ``needle`` (a document: its first line)."""
-        hits = self._line_sources().search(needle)
-        if hits is None:
-            lowered = needle.lower()
-            return [
-                self._line(number, index)
-                for number, segment in enumerate(self._segments)
-                for index in self._source_hits(segment, lowered)
-            ]
-        return [self._line(number, index) for number, index in hits]
+        return [self._line(number, index) for number, index in self._locate(needle, "source")]
 
     def names_containing(self, needle: str) -> list[PathObservation]:
         """Path observations whose name contains ``needle``."""
-        hits = self._path_names().search(needle)
-        if hits is None:
-            lowered = needle.lower()
-            return [
-                obs
-                for obs in self
-                if isinstance(obs, PathObservation) and lowered in obs.file.lower()
-            ]
-        found = [self._observation(number, index) for number, index in hits]
+        found = [self._observation(n, i) for n, i in self._locate(needle, "name")]
         return [obs for obs in found if isinstance(obs, PathObservation)]
 
     def _line(self, number: int, index: int) -> LineObservation:
@@ -279,12 +291,21 @@ class Observations:
             raise TypeError(msg)
         return obs
 
-    @staticmethod
-    def _source_hits(segment: _Segment, lowered: str) -> Sequence[int]:
-        match segment.source:
-            case Lines(files, _, _):
+    def _exact_hits(
+        self, number: int, segment: _Segment, lowered: str, where: SearchField
+    ) -> Sequence[int]:
+        match segment.source, where:
+            case Lines(_, _, texts), "text":
+                return [i for i, text in enumerate(texts) if lowered in text.lower()]
+            case Document(), "text":
+                return [
+                    i for i in range(segment.count) if lowered in self._line(number, i).text.lower()
+                ]
+            case Lines(files, _, _), "source":
                 return [i for i, file in enumerate(files) if lowered in file.lower()]
-            case Document(file, _):
+            case Document(file, _), "source":
                 return [0] if lowered in file.lower() else []
+            case Names(files), "name":
+                return [i for i, file in enumerate(files) if lowered in file.lower()]
             case _:
                 return []

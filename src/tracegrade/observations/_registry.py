@@ -52,6 +52,7 @@ class Decoder:
 
 
 _DECODERS: dict[str, Decoder] = {}
+_BY_TOOL: dict[str, tuple[Decoder, ...]] = {}  # decoders_for() answers; cleared on any change
 
 
 def decoder(
@@ -84,6 +85,7 @@ def decoder(
                 fix="choose another name, or unregister the old one first",
             )
         _DECODERS[name] = Decoder(name, function, tuple(tools), description or name)
+        _BY_TOOL.clear()
         return function
 
     return register
@@ -92,6 +94,7 @@ def decoder(
 def unregister_decoder(name: str) -> None:
     """Remove a decoder (for tests and plugins that replace a built-in)."""
     _DECODERS.pop(name, None)
+    _BY_TOOL.clear()
 
 
 def decoders() -> tuple[Decoder, ...]:
@@ -101,6 +104,9 @@ def decoders() -> tuple[Decoder, ...]:
 
 def decoders_for(tool: str) -> tuple[Decoder, ...]:
     """The decoders tried for ``tool``'s results: its own first, then the general ones."""
-    own = tuple(d for d in _DECODERS.values() if tool in d.tools)
-    general = tuple(d for d in _DECODERS.values() if not d.tools)
-    return own + general
+    found = _BY_TOOL.get(tool)
+    if found is None:
+        own = tuple(d for d in _DECODERS.values() if tool in d.tools)
+        general = tuple(d for d in _DECODERS.values() if not d.tools)
+        found = _BY_TOOL[tool] = own + general
+    return found

@@ -41,14 +41,13 @@ class ClaimSupport:
 
 def support_claim(claim: Claim, observations: Observations) -> ClaimSupport:
     """Decide one claim's support over all observations, in the answer or not."""
-    read = observations.lines_containing(claim.text)
-    by_source = observations.lines_from(claim.text)
+    read = observations.find_ids(claim.text, "text")
+    by_source = observations.find_ids(claim.text, "source")
     if read or by_source:
-        ids = dict.fromkeys(obs.id for obs in (*read, *by_source))
-        return ClaimSupport(claim, "read", tuple(ids))
-    named = observations.names_containing(claim.text)
+        return ClaimSupport(claim, "read", tuple(dict.fromkeys(read + by_source)))
+    named = observations.find_ids(claim.text, "name")
     if named:
-        return ClaimSupport(claim, "named-only", tuple(obs.id for obs in named))
+        return ClaimSupport(claim, "named-only", tuple(named))
     return ClaimSupport(claim, "unsupported", ())
 
 

@@ -1,0 +1,188 @@
+"""Item 3: the whole ``tracegrade grade SUITE --format tsv`` command vs interpreter start-up."""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from benchmarks._common import Check, Section, table
+
+CLI_TARGET_MS = 300.0
+RUNS = 10
+
+# The 8 cases of the post-5 suite (SPEC.md section 12.2); [suite] traces is filled in.
+_SUITE = """\
+[suite]
+traces = {traces}
+
+[[questions]]
+id = "model-name"
+facts = [{{id = "file", text = "agent/src/config.ts"}}, {{id = "value", text = "gpt-5-mini"}}]
+truth_file = "agent/src/config.ts"
+tell = "gpt-5-mini"
+
+[[questions]]
+id = "binary-extensions"
+facts = [{{id = "file", text = "agent/src/tools/fs.ts"}}, {{id = "value", text = "avif"}}]
+truth_file = "agent/src/tools/fs.ts"
+tell = "avif"
+
+[[questions]]
+id = "file-count"
+{cases}"""
+
+_CASES = (
+    ("01-not-an-agent/trace.json", "file-count", "ungraded", "ungradable", ""),
+    ("02-hands/trace-a-precise.json", "model-name", "partial", "unevidenced", '"file"'),
+    ("02-hands/trace-b-thin.json", "model-name", "failure", "unevidenced", ""),
+    ("03-the-loop/trace.json", "model-name", "success", "undecidable", ""),
+    ("03-the-loop/trace2-corpus-hit.json", "model-name", "success", "undecidable", ""),
+    ("04-does-it-work/trace-a-model-name.json", "model-name", "success", "undecidable", ""),
+    ("04-does-it-work/trace-b-binary.json", "binary-extensions", "success", "grounded", ""),
+    (
+        "05-moving-target/trace-retired-control.json",
+        "binary-extensions",
+        "success",
+        "undecidable",
+        "",
+    ),
+)
+
+
+def suite_text(traces: Path) -> str:
+    """The 8-case suite, its traces folder given as an absolute path."""
+    cases = "".join(
+        f'\n[[cases]]\ntrace = "{trace}"\nquestion = "{question}"\n'
+        f'expect = {{answer = "{answer}", provenance = "{provenance}", unread = [{unread}]}}\n'
+        for trace, question, answer, provenance, unread in _CASES
+    )
+    return _SUITE.format(traces=f'"{traces.resolve().as_posix()}"', cases=cases)
+
+
+def _run(argv: list[str]) -> tuple[float, subprocess.CompletedProcess[bytes]]:
+    start = time.perf_counter()
+    done = subprocess.run(argv, capture_output=True, check=False)
+    return time.perf_counter() - start, done
+
+
+def _tracegrade() -> str:
+    script = Path(sys.executable).parent / "tracegrade"
+    return str(script) if script.is_file() else "tracegrade"
+
+
+def import_times(statement: str, runs: int = 3) -> list[tuple[str, int, int, int]]:
+    """``python -X importtime`` for ``statement``: per module, the fastest of ``runs`` runs.
+
+    Returns:
+        ``(module, nesting depth, self µs, cumulative µs)``, slowest cumulative first.
+    """
+    best: dict[str, tuple[int, int, int]] = {}
+    for _ in range(runs):
+        done = subprocess.run(
+            [sys.executable, "-X", "importtime", "-c", statement],
+            capture_output=True,
+            check=True,
+            text=True,
+        )
+        for line in done.stderr.splitlines():
+            if not line.startswith("import time:") or "imported package" in line:
+                continue
+            own, cumulative, name = line.removeprefix("import time:").split("|")
+            depth = (len(name) - len(name.lstrip(" ")) - 1) // 2
+            key = name.strip()
+            row = (depth, int(own), int(cumulative))
+            if key not in best or row[2] < best[key][2]:
+                best[key] = row
+    ranked = sorted(best.items(), key=lambda item: -item[1][2])
+    return [(name, depth, own, cumulative) for name, (depth, own, cumulative) in ranked]
+
+
+def _import_table(statement: str, top: int) -> list[str]:
+    rows = [
+        [f"`{'  ' * depth}{name}`", depth, f"{own / 1000:.1f}", f"{cumulative / 1000:.1f}"]
+        for name, depth, own, cumulative in import_times(statement)[:top]
+    ]
+    return [
+        f"`python -X importtime -c {statement!r}`, top {top} by cumulative time (fastest of 3):",
+        "",
+        *table(["module", "depth", "self ms", "cumulative ms"], rows),
+    ]
+
+
+def run_cli(traces: Path) -> Section:
+    """Time the grade command, ``python -c pass`` and ``import tracegrade.cli``, interleaved."""
+    python = sys.executable
+    with tempfile.TemporaryDirectory(prefix="tracegrade-bench-") as folder:
+        suite = Path(folder) / "suite.toml"
+        suite.write_text(suite_text(traces), encoding="utf-8")
+        commands = {
+            "python -c pass": [python, "-c", "pass"],
+            'python -c "import tracegrade.cli"': [python, "-c", "import tracegrade.cli"],
+            "tracegrade grade SUITE --format tsv": [
+                _tracegrade(),
+                "grade",
+                str(suite),
+                "--format",
+                "tsv",
+            ],
+        }
+        times: dict[str, list[float]] = {label: [] for label in commands}
+        for argv in commands.values():  # warm the page cache and the bytecode caches
+            _run(argv)
+        last: subprocess.CompletedProcess[bytes] | None = None
+        for _ in range(RUNS):
+            for label, argv in commands.items():
+                seconds, last_run = _run(argv)
+                times[label].append(seconds)
+                if label.startswith("tracegrade"):
+                    last = last_run
+    if last is None:
+        raise RuntimeError("the grade command never ran")
+    rows_out = last.stdout.decode().count("\n") - 1
+    medians = {label: statistics.median(values) * 1000 for label, values in times.items()}
+    start_up = medians["python -c pass"]
+    command = medians["tracegrade grade SUITE --format tsv"]
+    rows = [
+        [
+            f"`{label}`",
+            f"{medians[label]:.0f}",
+            f"{min(values) * 1000:.0f}",
+            f"{medians[label] / start_up:.1f}x",
+            f"{medians[label] - start_up:+.0f}",
+        ]
+        for label, values in times.items()
+    ]
+    body = [
+        (
+            f"Subprocesses, {RUNS} interleaved rounds after one warm-up; the suite is the"
+            f" 8-case post-5 suite over the real traces (exit code {last.returncode},"
+            f" {rows_out} TSV rows)."
+        ),
+        "",
+        *table(["command", "median ms", "best ms", "vs start-up", "ms over start-up"], rows),
+        "",
+        (
+            f"The command takes **{command:.0f} ms** (target < {CLI_TARGET_MS:.0f} ms),"
+            f" {command / start_up:.1f}x a bare interpreter start."
+        ),
+        "",
+        *_import_table("import tracegrade.cli", 10),
+        "",
+        "What the grade command imports when it runs (the pipeline, loaded inside the command):",
+        "",
+        *_import_table("import tracegrade.cli, tracegrade.suites, tracegrade.report", 10),
+    ]
+    checks = (
+        Check(
+            "CLI: `tracegrade grade` 8-case suite, median ms",
+            f"{command:.0f}",
+            f"< {CLI_TARGET_MS:.0f}",
+            command < CLI_TARGET_MS and last.returncode == 0,
+        ),
+        Check("CLI: `python -c pass`, median ms", f"{start_up:.0f}"),
+    )
+    return Section("3. Command line", tuple(body), checks)
