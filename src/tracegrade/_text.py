@@ -35,7 +35,7 @@ WHITESPACE = (
 _WHITESPACE_RUN = re.compile(f"[{re.escape(WHITESPACE)}]+")
 # Where Python's str.split() whitespace differs from JavaScript's (checked over all of
 # Unicode): Python also splits on U+001C-U+001F and U+0085, and not on U+FEFF.
-_SPLIT_DIFFERS = re.compile("[\x1c-\x1f\x85\ufeff]")
+_SPLIT_DIFFERS = ("\x1c", "\x1d", "\x1e", "\x1f", "\x85", "\ufeff")
 
 # The only non-ASCII characters whose lower case holds ASCII (checked over all of Unicode).
 LOWER_TO_ASCII = ("\u0130", "\u212a")
@@ -56,7 +56,7 @@ def is_blank(text: str) -> bool:
 
 def collapse(text: str) -> str:
     """Replace every whitespace run with one space, then trim."""
-    if _SPLIT_DIFFERS.search(text) is None:
+    if not any(char in text for char in _SPLIT_DIFFERS):
         return " ".join(text.split())  # same sets here, and far faster than the regex
     return _WHITESPACE_RUN.sub(" ", text).strip(" ")
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
-from tracegrade.observations._model import Document, Lines, Names
+from tracegrade.observations._model import Document, Lines, Names, Ranked
 from tracegrade.observations._registry import decoder
 
 if TYPE_CHECKING:
@@ -93,18 +93,14 @@ def decode_web_search(result: object) -> Sequence[Source] | None:
     if body is None:
         return None
     results = body.get("results")
-    if not isinstance(results, list):
+    if not isinstance(results, list) or not _all_of(results, dict):
         return None
-    sources: list[Source] = []
-    for rank, item in enumerate(results, start=1):
-        if not isinstance(item, dict):
-            return None
-        title, url, snippet = item.get("title"), item.get("url"), item.get("snippet")
-        if not (isinstance(title, str) and isinstance(url, str) and isinstance(snippet, str)):
-            return None
-        sources.append(Names((url,)))
-        sources.append(Lines((url,), (rank,), (snippet,)))
-    return sources
+    titles = list(map(dict.get, results, repeat("title")))
+    urls = list(map(dict.get, results, repeat("url")))
+    snippets = list(map(dict.get, results, repeat("snippet")))
+    if _all_of(titles, str) and _all_of(urls, str) and _all_of(snippets, str):
+        return [Ranked(tuple(urls), tuple(snippets))]  # type: ignore[arg-type]  # checked above
+    return None
 
 
 @decoder("fetched_page", description="{ok: true, url, title, chars: number, content} (fetch_page)")

@@ -1,10 +1,11 @@
 """Observations: what a tool result let the model see, and the sources they come from.
 
 A decoder turns one tool result into *sources*: names seen without content
-(:class:`Names`), lines given one by one (:class:`Lines`), or a text split into lines
-(:class:`Document`). :class:`Observations` places them in the trace and answers the
-questions grading asks ("which lines contain this text?") over all of them at once,
-without making a Python object per line (docs/design/0001-observation-search.md).
+(:class:`Names`), lines given one by one (:class:`Lines`), a text split into lines
+(:class:`Document`), or ranked results each seen as a name and a snippet (:class:`Ranked`).
+:class:`Observations` places them in the trace and answers the questions grading asks
+("which lines contain this text?") over all of them at once, without making a Python object
+per line (docs/design/0001-observation-search.md).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from tracegrade._text import split_lines
 from tracegrade.observations._index import TextIndex, entry_text
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator, Sequence
+    from collections.abc import Iterable, Iterator
 
 __all__ = [
     "Document",
@@ -27,6 +28,7 @@ __all__ = [
     "ObservationKind",
     "Observations",
     "PathObservation",
+    "Ranked",
     "SearchField",
     "Source",
     "observation_id",
@@ -107,7 +109,24 @@ class Document:
     text: str
 
 
-Source = Names | Lines | Document
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    """Ranked results (web search hits), each seen as a name and a snippet.
+
+    Per result: its name as a path observation, then its snippet as a line observation
+    numbered by rank (1, 2, ...).
+    """
+
+    files: tuple[str, ...]
+    texts: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.files) != len(self.texts):
+            msg = "Ranked needs as many files as texts"
+            raise ValueError(msg)
+
+
+Source = Names | Lines | Document | Ranked
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +147,36 @@ def _document_text(text: str) -> str:
     return text
 
 
+def _entries(source: Source, where: SearchField) -> tuple[str, int]:
+    """What a source puts in the index of one field: its joined entries and their number.
+
+    ``text``: the text of each line observation; ``source``: the source name of each line
+    observation (a document's name once); ``name``: the name of each path observation.
+    """
+    # isinstance chains: structural pattern matching on (source, where) is measurably slower.
+    if where == "text":
+        if isinstance(source, Document):
+            text = _document_text(source.text)
+            return text, text.count("\n") + 1
+        if isinstance(source, Lines | Ranked):
+            return entry_text(source.texts)[0], len(source.texts)
+    elif where == "source":
+        if isinstance(source, Document):
+            return entry_text((source.file,))[0], 1
+        if isinstance(source, Lines | Ranked):
+            return entry_text(source.files)[0], len(source.files)
+    elif isinstance(source, Names | Ranked):
+        return entry_text(source.files)[0], len(source.files)
+    return "", 0
+
+
+def _position(source: Source, entry: int, where: SearchField) -> int:
+    """The 0-based position in its source of the observation behind an index entry."""
+    if isinstance(source, Ranked):  # path, line, path, line, ...
+        return 2 * entry if where == "name" else 2 * entry + 1
+    return entry
+
+
 class Observations:
     """Every observation of a trace, in frame order, with the searches grading needs.
 
@@ -138,34 +187,31 @@ class Observations:
         sources: Each decoded source as ``(frame, tool, source)``, in trace order.
     """
 
-    __slots__ = ("_lines", "_names", "_segments", "_split", "_texts", "count")
+    __slots__ = ("_indexes", "_segments", "_split", "count")
 
     def __init__(self, sources: Iterable[tuple[int, str, Source]] = ()) -> None:
         segments: list[_Segment] = []
         texts: list[str] = []
+        counts: list[int] = []
         frame_seen = -1
         position = 1
         for frame, tool, source in sources:
             if frame != frame_seen:
                 frame_seen, position = frame, 1
+            text, lines = _entries(source, "text")
+            texts.append(text)
+            counts.append(lines)
             if isinstance(source, Document):
-                text = _document_text(source.text)
-                texts.append(text)
-                count = text.count("\n") + 1
-            elif isinstance(source, Lines):
-                texts.append(entry_text(source.texts)[0])
-                count = len(source.texts)
+                count = lines
+            elif isinstance(source, Ranked):
+                count = 2 * len(source.files)
             else:
-                texts.append("")
                 count = len(source.files)
             segments.append(_Segment(frame, tool, position, source, count))
             position += count
         self._segments = tuple(segments)
-        self._texts = TextIndex(
-            texts, [s.count if not isinstance(s.source, Names) else 0 for s in segments]
-        )
-        self._lines: TextIndex | None = None
-        self._names: TextIndex | None = None
+        # The text index is always searched; the other two are built when first asked for.
+        self._indexes: dict[SearchField, TextIndex] = {"text": TextIndex(texts, counts)}
         self._split: dict[int, list[str]] = {}
         self.count = sum(segment.count for segment in segments)
         """How many observations there are: path and line observations together."""
@@ -196,6 +242,13 @@ class Observations:
                 return LineObservation(
                     oid, segment.frame, segment.tool, files[index], numbers[index], texts[index]
                 )
+            case Ranked(files, texts):
+                rank, is_line = divmod(index, 2)
+                if not is_line:
+                    return PathObservation(oid, segment.frame, segment.tool, files[rank])
+                return LineObservation(
+                    oid, segment.frame, segment.tool, files[rank], rank + 1, texts[rank]
+                )
             case Document(file, text):
                 lines = self._split.get(number)
                 if lines is None:
@@ -204,58 +257,47 @@ class Observations:
                     oid, segment.frame, segment.tool, file, index + 1, lines[index]
                 )
 
-    def _line_sources(self) -> TextIndex:
-        """Source names of line observations: one entry per Lines entry, one per Document."""
-        if self._lines is None:
-            pieces: list[str] = []
-            counts: list[int] = []
+    def _index(self, where: SearchField) -> TextIndex:
+        index = self._indexes.get(where)
+        if index is None:
+            pieces, counts = [], []
             for segment in self._segments:
-                match segment.source:
-                    case Lines(files, _, _):
-                        pieces.append(entry_text(files)[0])
-                        counts.append(len(files))
-                    case Document(file, _):
-                        pieces.append(file if file.isprintable() else entry_text((file,))[0])
-                        counts.append(1)
-                    case _:
-                        pieces.append("")
-                        counts.append(0)
-            self._lines = TextIndex(pieces, counts)
-        return self._lines
-
-    def _path_names(self) -> TextIndex:
-        if self._names is None:
-            pieces: list[str] = []
-            counts: list[int] = []
-            for segment in self._segments:
-                if isinstance(segment.source, Names):
-                    pieces.append(entry_text(segment.source.files)[0])
-                    counts.append(len(segment.source.files))
-                else:
-                    pieces.append("")
-                    counts.append(0)
-            self._names = TextIndex(pieces, counts)
-        return self._names
+                piece, count = _entries(segment.source, where)
+                pieces.append(piece)
+                counts.append(count)
+            index = self._indexes[where] = TextIndex(pieces, counts)
+        return index
 
     def _locate(self, needle: str, where: SearchField) -> list[tuple[int, int]]:
-        """``(segment, index)`` of the observations whose ``where`` contains ``needle``."""
-        index = (
-            self._texts
-            if where == "text"
-            else self._line_sources()
-            if where == "source"
-            else self._path_names()
-        )
-        hits = index.search(needle)
-        if hits is not None:
-            return hits
-        # A needle with a line break or NUL: exact, entry by entry.
-        lowered = needle.lower()
+        """``(segment, position)`` of the observations whose ``where`` contains ``needle``."""
+        if not self.count:
+            return []
+        hits = self._index(where).search(needle)
+        if hits is None:  # a needle with a line break or NUL: exact, observation by observation
+            return self._exact(needle.lower(), where)
+        segments = self._segments
         return [
-            (number, position)
-            for number, segment in enumerate(self._segments)
-            for position in self._exact_hits(number, segment, lowered, where)
+            (number, _position(segments[number].source, entry, where)) for number, entry in hits
         ]
+
+    def _exact(self, lowered: str, where: SearchField) -> list[tuple[int, int]]:
+        found: list[tuple[int, int]] = []
+        for number, segment in enumerate(self._segments):
+            name_cited = False  # a document's name is cited once, at its first line
+            for index in range(segment.count):
+                obs = self._observation(number, index)
+                if where == "name":
+                    hit = isinstance(obs, PathObservation) and lowered in obs.file.lower()
+                elif not isinstance(obs, LineObservation):
+                    hit = False
+                elif where == "text":
+                    hit = lowered in obs.text.lower()
+                else:
+                    hit = not name_cited and lowered in obs.file.lower()
+                    name_cited = isinstance(segment.source, Document)
+                if hit:
+                    found.append((number, index))
+        return found
 
     def find_ids(self, needle: str, where: SearchField) -> list[str]:
         """Ids of the observations whose text, source name or path contains ``needle``.
@@ -286,26 +328,7 @@ class Observations:
 
     def _line(self, number: int, index: int) -> LineObservation:
         obs = self._observation(number, index)
-        if not isinstance(obs, LineObservation):  # the line indexes hold line segments only
-            msg = f"segment {number} is not a line source"
+        if not isinstance(obs, LineObservation):  # the text and source indexes hold lines only
+            msg = f"segment {number} position {index} is not a line observation"
             raise TypeError(msg)
         return obs
-
-    def _exact_hits(
-        self, number: int, segment: _Segment, lowered: str, where: SearchField
-    ) -> Sequence[int]:
-        match segment.source, where:
-            case Lines(_, _, texts), "text":
-                return [i for i, text in enumerate(texts) if lowered in text.lower()]
-            case Document(), "text":
-                return [
-                    i for i in range(segment.count) if lowered in self._line(number, i).text.lower()
-                ]
-            case Lines(files, _, _), "source":
-                return [i for i, file in enumerate(files) if lowered in file.lower()]
-            case Document(file, _), "source":
-                return [0] if lowered in file.lower() else []
-            case Names(files), "name":
-                return [i for i, file in enumerate(files) if lowered in file.lower()]
-            case _:
-                return []

@@ -12,7 +12,6 @@ from tracegrade.verdicts._model import (
     AnswerGrade,
     Expectation,
     Grade,
-    GradedClaim,
     Provenance,
     Sighting,
 )
@@ -45,10 +44,9 @@ def grade_answer(answer: str, claims: Sequence[Claim], *, any_tool_failed: bool)
     return "success"
 
 
-def _sighting(obs: LineObservation) -> Sighting:
-    return Sighting(
-        observation=obs.id, frame=obs.frame, file=obs.file, line=obs.line, text=obs.text
-    )
+def _sighting(obs: LineObservation) -> dict[str, object]:
+    return {"observation": obs.id, "frame": obs.frame, "file": obs.file, "line": obs.line,
+            "text": obs.text}  # fmt: skip
 
 
 def grade_provenance(
@@ -59,10 +57,21 @@ def grade_provenance(
     Returns:
         The verdict, the truth sightings and the copy sightings, one per observation.
     """
+    verdict, truth, copies = _provenance(observations, question)
+    return (
+        verdict,
+        tuple(map(Sighting.model_validate, truth)),
+        tuple(map(Sighting.model_validate, copies)),
+    )
+
+
+def _provenance(
+    observations: Observations, question: Question
+) -> tuple[Provenance, list[dict[str, object]], list[dict[str, object]]]:
     if question.truth_file is None or question.tell is None:
-        return "ungradable", (), ()
-    truth: list[Sighting] = []
-    copies: list[Sighting] = []
+        return "ungradable", [], []
+    truth: list[dict[str, object]] = []
+    copies: list[dict[str, object]] = []
     for obs in observations.lines_containing(question.tell):
         (truth if obs.file == question.truth_file else copies).append(_sighting(obs))
     verdict: Provenance
@@ -70,7 +79,7 @@ def grade_provenance(
         verdict = "undecidable" if copies else "grounded"
     else:
         verdict = "from-copy" if copies else "unevidenced"
-    return verdict, tuple(truth), tuple(copies)
+    return verdict, truth, copies
 
 
 def grade_observed(trace: Trace, question: Question, observations: Observations) -> Grade:
@@ -78,29 +87,33 @@ def grade_observed(trace: Trace, question: Question, observations: Observations)
     answer = trace.final_answer
     claims = extract_claims(answer, question)
     supported = support(claims, observations)
-    provenance, truth, copies = grade_provenance(observations, question)
-    return Grade(
-        trace_id=trace.id,
-        question_id=question.id,
-        tools=trace.tool_path,
-        observations=observations.count,
-        recorded_outcome=trace.outcome,
-        answer=grade_answer(answer, claims, any_tool_failed=trace.any_tool_failed),
-        claims=tuple(
-            GradedClaim(
-                id=item.claim.id,
-                text=item.claim.text,
-                in_answer=item.claim.in_answer,
-                support=item.support,
-                evidence=item.evidence,
-            )
-            for item in supported
-        ),
-        unread=tuple(item.claim.id for item in supported if item.unread),
-        provenance=provenance,
-        truth=truth,
-        copies=copies,
-        final_answer=collapse(answer),
+    provenance, truth, copies = _provenance(observations, question)
+    # One validation of the whole tree from plain values: cheaper than a model per claim
+    # and per sighting, which on small traces cost more than the grading itself.
+    return Grade.model_validate(
+        {
+            "trace_id": trace.id,
+            "question_id": question.id,
+            "tools": trace.tool_path,
+            "observations": observations.count,
+            "recorded_outcome": trace.outcome,
+            "answer": grade_answer(answer, claims, any_tool_failed=trace.any_tool_failed),
+            "claims": [
+                {
+                    "id": item.claim.id,
+                    "text": item.claim.text,
+                    "in_answer": item.claim.in_answer,
+                    "support": item.support,
+                    "evidence": item.evidence,
+                }
+                for item in supported
+            ],
+            "unread": [item.claim.id for item in supported if item.unread],
+            "provenance": provenance,
+            "truth": truth,
+            "copies": copies,
+            "final_answer": collapse(answer),
+        }
     )
 
 
