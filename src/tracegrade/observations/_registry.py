@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+from tracegrade._plugins import load_plugins
 from tracegrade.errors import RegistryError
 
 if TYPE_CHECKING:
@@ -99,6 +100,7 @@ def unregister_decoder(name: str) -> None:
 
 def decoders() -> tuple[Decoder, ...]:
     """Every registered decoder, in registration order."""
+    load_plugins()
     return tuple(_DECODERS.values())
 
 
@@ -106,6 +108,7 @@ def decoders_for(tool: str) -> tuple[Decoder, ...]:
     """The decoders tried for ``tool``'s results: its own first, then the general ones."""
     found = _BY_TOOL.get(tool)
     if found is None:
+        load_plugins()
         own = tuple(d for d in _DECODERS.values() if tool in d.tools)
         general = tuple(d for d in _DECODERS.values() if not d.tools)
         found = _BY_TOOL[tool] = own + general

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tracegrade._plugins import load_plugins
 from tracegrade.errors import RegistryError, TraceFormatError
 
 if TYPE_CHECKING:
@@ -74,10 +75,12 @@ def reader(
 
 def trace_readers() -> tuple[TraceReader, ...]:
     """Every registered reader, in the order they are asked."""
+    load_plugins()
     return tuple(_READERS.values())
 
 
 def _choose(name: str, file_name: str, head: bytes, format_name: str | None) -> TraceReader:
+    load_plugins()
     if format_name is not None:
         try:
             return _READERS[format_name]
