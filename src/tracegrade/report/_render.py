@@ -52,7 +52,7 @@ def text_block(result: CaseResult) -> str:
         result.run,
         _label("tools", " > ".join(grade.tools) if grade.tools else "(none called)"),
         _label("observations", str(grade.observations)),
-        _label("answer", f"{grade.answer} (recorded: {grade.recorded_outcome})"),
+        _label("answer", f"{grade.answer} (recorded: {grade.recorded_outcome or 'unknown'})"),
         _label("unread", ", ".join(grade.unread) if grade.unread else "(none)"),
         _label(
             "provenance",
@@ -75,7 +75,7 @@ def tsv_row(result: CaseResult) -> str:
         result.run,
         " ".join(grade.tools) if grade.tools else "none",
         str(grade.observations),
-        grade.recorded_outcome,
+        grade.recorded_outcome or "-",
         grade.answer,
         " ".join(grade.unread) if grade.unread else "-",
         grade.provenance,

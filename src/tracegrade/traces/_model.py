@@ -18,6 +18,7 @@ __all__ = [
     "CompactionFrame",
     "Frame",
     "Outcome",
+    "SystemFrame",
     "ToolCallFrame",
     "ToolResultFrame",
     "Trace",
@@ -31,6 +32,17 @@ Outcome = Literal["success", "failure", "partial"]
 _FRAME_CONFIG = ConfigDict(frozen=True, extra="ignore")
 _NonEmpty = Annotated[StrictStr, Field(min_length=1)]
 _Count = Annotated[StrictInt, Field(ge=0)]
+
+
+class SystemFrame(BaseModel):
+    """The system prompt. Not evidence by default (a policy may opt in for figures).
+
+    Other formats carry it; the native format has no system frame.
+    """
+
+    model_config = _FRAME_CONFIG
+    type: Literal["system"] = "system"
+    content: StrictStr
 
 
 class UserFrame(BaseModel):
@@ -63,7 +75,9 @@ class ToolResultFrame(BaseModel):
     """What a tool returned for the call with the same ``id``.
 
     ``result`` is any JSON value; a missing result is kept as ``None`` and
-    fails decoding later, naming this frame.
+    fails decoding later, naming this frame. ``artifact`` is structured data the
+    tool returned for the program, not for the model (LangChain's
+    ``ToolMessage.artifact``); it is never shown to the model and never evidence.
     """
 
     model_config = _FRAME_CONFIG
@@ -71,6 +85,7 @@ class ToolResultFrame(BaseModel):
     id: StrictStr
     ok: StrictBool
     result: Any = None
+    artifact: Any = None
 
 
 class CompactionFrame(BaseModel):
@@ -93,7 +108,13 @@ class ApprovalFrame(BaseModel):
 
 
 Frame = Annotated[
-    UserFrame | AssistantFrame | ToolCallFrame | ToolResultFrame | CompactionFrame | ApprovalFrame,
+    SystemFrame
+    | UserFrame
+    | AssistantFrame
+    | ToolCallFrame
+    | ToolResultFrame
+    | CompactionFrame
+    | ApprovalFrame,
     Field(discriminator="type"),
 ]
 
@@ -104,29 +125,34 @@ class Trace(BaseModel):
     Attributes:
         schema_version: Version of this model, for stored traces.
         id: The run's id as recorded.
-        commit: The agent version that ran (a tag or a commit).
-        model: The model that ran.
+        commit: The agent version that ran (a tag or a commit); ``None`` when the format
+            does not record it.
+        model: The model that ran, or ``None`` when not recorded.
         task: The prompt the run was given.
-        outcome: The grade the recorder wrote at record time; an input to compare with, never
-            the answer grade.
-        tokens: Context size after each frame; as long as ``frames``.
+        outcome: The grade the recorder wrote at record time, or ``None`` when not recorded;
+            an input to compare with, never the answer grade.
+        tokens: Context size after each frame; as long as ``frames``, or empty when the
+            format does not record it.
         frames: The events of the run, in order.
+        metadata: What the source format recorded beside the frames (a reward, a task id),
+            as JSON values.
     """
 
     model_config = ConfigDict(frozen=True, extra="ignore")
 
     schema_version: Literal[1] = 1
     id: _NonEmpty
-    commit: _NonEmpty
-    model: _NonEmpty
+    commit: _NonEmpty | None = None
+    model: _NonEmpty | None = None
     task: _NonEmpty
-    outcome: Outcome
-    tokens: tuple[_Count, ...]
+    outcome: Outcome | None = None
+    tokens: tuple[_Count, ...] = ()
     frames: Annotated[tuple[Frame, ...], Field(min_length=1)]
+    metadata: dict[str, Any] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _tokens_match_frames(self) -> Trace:
-        if len(self.tokens) != len(self.frames):
+        if self.tokens and len(self.tokens) != len(self.frames):
             msg = (
                 f"'tokens' has {len(self.tokens)} entries but 'frames' has {len(self.frames)};"
                 " they must be the same length (one token count per frame)"

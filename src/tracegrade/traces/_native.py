@@ -19,6 +19,17 @@ if TYPE_CHECKING:
 __all__ = ["parse_native_trace"]
 
 _FRAME_TYPES = "user, assistant, tool_call, tool_result, compaction, approval"
+# The native format's keys; anything else in the file is ignored (not validated).
+_TRACE_KEYS = ("schema_version", "id", "commit", "model", "task", "outcome", "tokens", "frames")
+_REQUIRED = ("id", "commit", "model", "task", "outcome", "tokens", "frames")
+_FRAME_KEYS = {
+    "user": ("type", "content"),
+    "assistant": ("type", "content"),
+    "tool_call": ("type", "id", "name", "args"),
+    "tool_result": ("type", "id", "ok", "result"),
+    "compaction": ("type", "before", "after", "summary"),
+    "approval": ("type", "tool", "decision"),
+}
 
 
 def _looks_native(name: str, head: bytes) -> bool:
@@ -67,10 +78,39 @@ def validate_native_trace(raw: Any, name: str = "<bytes>") -> Trace:  # noqa: AN
             fix="a native trace is an object with id, commit, model, task, outcome, tokens, frames",
             path=name,
         )
+    missing = [key for key in _REQUIRED if key not in raw]
+    if missing:
+        raise TraceFormatError(
+            f"field {missing[0]!r}: is missing",
+            fix="see docs/formats/native.md for the fields of a trace",
+            path=name,
+        )
+    frames = raw["frames"]
+    if isinstance(frames, list):
+        frames = [_native_frame(frame, index, name) for index, frame in enumerate(frames)]
     try:
-        return Trace.model_validate(raw)
+        return Trace.model_validate(
+            {key: raw[key] for key in _TRACE_KEYS if key in raw} | {"frames": frames}
+        )
     except ValidationError as exc:
         raise _format_error(exc.errors(include_url=False)[0], raw, name) from exc
+
+
+def _native_frame(frame: object, index: int, name: str) -> object:
+    """Keep a frame's native keys only (others are ignored, as the format says)."""
+    if not isinstance(frame, dict):
+        return frame  # validation names it
+    keys = _FRAME_KEYS.get(frame.get("type"))  # type: ignore[arg-type]
+    if keys is None:
+        if "type" in frame:
+            raise TraceFormatError(
+                f"unknown frame type {frame['type']!r}",
+                fix=f"a frame's type is one of: {_FRAME_TYPES}",
+                path=name,
+                frame=index,
+            )
+        return frame  # validation names the missing type
+    return {key: frame[key] for key in keys if key in frame}
 
 
 def _format_error(error: ErrorDetails, raw: dict[str, Any], name: str) -> TraceFormatError:

@@ -56,7 +56,7 @@ class Grade(BaseModel):
         question_id: The question it was graded against.
         tools: Every tool the run called, in order (denied calls included).
         observations: How many observations its tool results produced.
-        recorded_outcome: What the recorder wrote at record time.
+        recorded_outcome: What the recorder wrote at record time (``None``: not recorded).
         answer: The answer grade, recomputed from the expected facts.
         claims: Each expected fact: in the answer or not, and its support.
         unread: Ids of claims in the answer that no tool returned as content, in order.
@@ -72,7 +72,7 @@ class Grade(BaseModel):
     question_id: str
     tools: tuple[str, ...]
     observations: int
-    recorded_outcome: Outcome
+    recorded_outcome: Outcome | None
     answer: AnswerGrade
     claims: tuple[GradedClaim, ...]
     unread: tuple[str, ...]
