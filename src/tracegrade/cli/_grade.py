@@ -32,8 +32,19 @@ Format = Literal["text", "tsv", "json"]
     help="With a trace file: the TOML file that defines the question.",
 )
 @click.option("--question", "question_id", help="With a trace file: the question id to grade.")
+@click.option(
+    "--from",
+    "format_name",
+    metavar="FORMAT",
+    help="With a trace file: read it with this trace reader (native, openai-chat, tau-bench,"
+    " tau2, ...) instead of detecting the format.",
+)
 def grade_command(
-    target: Path, output_format: Format, question_file: Path | None, question_id: str | None
+    target: Path,
+    output_format: Format,
+    question_file: Path | None,
+    question_id: str | None,
+    format_name: str | None,
 ) -> None:
     """Grade TARGET: a suite file (.toml) or one trace file (with --question-file).
 
@@ -42,15 +53,16 @@ def grade_command(
       tracegrade grade examples/suite.toml
       tracegrade grade examples/suite.toml --format json
       tracegrade grade run.json --question-file questions.toml --question model-name
+      tracegrade grade chat.json --from openai-chat --question-file questions.toml
     """
     if target.suffix == ".toml":
-        if question_file is not None or question_id is not None:
+        if question_file is not None or question_id is not None or format_name is not None:
             raise click.UsageError(
-                "--question-file and --question go with a trace file, not a suite"
+                "--question-file, --question and --from go with a trace file, not a suite"
             )
         results = _grade_suite(target)
     else:
-        results = [_grade_one(target, question_file, question_id)]
+        results = [_grade_one(target, question_file, question_id, format_name)]
     _write(results, output_format)
     failed = [result for result in results if not result.matched]
     from tracegrade.report import mismatch_summary, success_summary
@@ -74,7 +86,9 @@ def _grade_suite(path: Path) -> list[CaseResult]:
         return list(bar)
 
 
-def _grade_one(path: Path, question_file: Path | None, question_id: str | None) -> CaseResult:
+def _grade_one(
+    path: Path, question_file: Path | None, question_id: str | None, format_name: str | None
+) -> CaseResult:
     from tracegrade.suites import grade_trace_file, load_questions
 
     if question_file is None:
@@ -100,7 +114,7 @@ def _grade_one(path: Path, question_file: Path | None, question_id: str | None) 
                 path=str(question_file),
             )
         question = found
-    return grade_trace_file(path, question)
+    return grade_trace_file(path, question, format_name=format_name)
 
 
 def _write(results: list[CaseResult], output_format: Format) -> None:

@@ -142,15 +142,23 @@ def load_questions(path: str | Path) -> tuple[Question, ...]:
     return suite.questions
 
 
-def grade_trace_file(path: str | Path, question: Question, run: str | None = None) -> CaseResult:
+def grade_trace_file(
+    path: str | Path, question: Question, run: str | None = None, format_name: str | None = None
+) -> CaseResult:
     """Read one trace file and grade it against a question, with no prediction.
+
+    Args:
+        path: The trace file; it must hold exactly one trace.
+        question: The question to grade.
+        run: The name the result is reported under; the path when ``None``.
+        format_name: Use this trace reader instead of detecting the format.
 
     Raises:
         TraceFormatError: The trace is invalid.
         UnreadableResultError: A tool result cannot be decoded (the error names the file).
     """
     name = str(path)
-    trace = read_trace(path)
+    trace = read_trace(path, format_name=format_name)
     try:
         graded = grade(trace, question)
     except TracegradeError as exc:

@@ -4,7 +4,11 @@ Each input format is a registered reader; :func:`read_traces` picks one by file
 name and first bytes. The frame model is shared by every later stage.
 """
 
-from tracegrade.traces import _native as _native  # registers the native reader
+# Importing a reader module registers its reader.
+from tracegrade.traces import _native as _native
+from tracegrade.traces import _openai as _openai
+from tracegrade.traces import _tau2 as _tau2
+from tracegrade.traces import _tau_bench as _tau_bench
 from tracegrade.traces._model import (
     ApprovalFrame,
     AssistantFrame,

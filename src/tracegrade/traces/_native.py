@@ -43,6 +43,7 @@ def _looks_native(name: str, head: bytes) -> bool:
     "native",
     description="tracegrade's own JSON trace: a .json file holding one object with 'frames'",
     can_read=_looks_native,
+    priority=-100,  # any JSON object passes its check: every specific format is asked first
 )
 def _read_native(data: bytes, name: str) -> Iterator[Trace]:
     yield parse_native_trace(data, name)

@@ -1,8 +1,10 @@
 """Trace readers: each format registers what it can read and how.
 
 A reader says which inputs it recognises from the file name and the first
-bytes; :func:`read_traces` asks the readers in registration order and the first
-match wins. No match is an error naming the input and the known formats.
+bytes; :func:`read_traces` asks the readers by priority (highest first, ties in
+registration order) and the first match wins. Specific formats have a higher
+priority than catch-alls such as the native reader (which accepts any JSON
+object). No match is an error naming the input and the known formats.
 """
 
 from __future__ import annotations
@@ -34,19 +36,25 @@ class TraceReader:
         description: One line shown in errors and ``--help``.
         read: Turns a file's bytes (and its name, for errors) into traces.
         can_read: Decides from the file name and its first bytes whether ``read`` applies.
+        priority: Readers with a higher priority are asked first; ties keep registration order.
     """
 
     name: str
     description: str
     read: Callable[[bytes, str], Iterator[Trace]]
     can_read: Callable[[str, bytes], bool]
+    priority: int = 0
 
 
 _READERS: dict[str, TraceReader] = {}
 
 
 def reader(
-    name: str, *, description: str, can_read: Callable[[str, bytes], bool]
+    name: str,
+    *,
+    description: str,
+    can_read: Callable[[str, bytes], bool],
+    priority: int = 0,
 ) -> Callable[[Callable[[bytes, str], Iterator[Trace]]], Callable[[bytes, str], Iterator[Trace]]]:
     """Register a trace reader under ``name``.
 
@@ -54,6 +62,8 @@ def reader(
         name: The format's name; must be unique.
         description: One line describing the inputs it reads.
         can_read: ``(file name, first bytes) -> bool``.
+        priority: Higher is asked first (ties in registration order). Give a reader that
+            accepts broad inputs a negative priority so specific formats are asked before it.
 
     Returns:
         A decorator that registers the read function and returns it unchanged.
@@ -67,7 +77,7 @@ def reader(
                 f"a trace reader named {name!r} is already registered",
                 fix="choose another name for the new reader",
             )
-        _READERS[name] = TraceReader(name, description, read, can_read)
+        _READERS[name] = TraceReader(name, description, read, can_read, priority)
         return read
 
     return register
@@ -76,7 +86,12 @@ def reader(
 def trace_readers() -> tuple[TraceReader, ...]:
     """Every registered reader, in the order they are asked."""
     load_plugins()
-    return tuple(_READERS.values())
+    return _ordered()
+
+
+def _ordered() -> tuple[TraceReader, ...]:
+    # sorted() is stable, so readers of equal priority keep their registration order.
+    return tuple(sorted(_READERS.values(), key=lambda r: -r.priority))
 
 
 def _choose(name: str, file_name: str, head: bytes, format_name: str | None) -> TraceReader:
@@ -85,17 +100,19 @@ def _choose(name: str, file_name: str, head: bytes, format_name: str | None) -> 
         try:
             return _READERS[format_name]
         except KeyError:
-            known = ", ".join(_READERS)
+            known = ", ".join(r.name for r in _ordered())
             raise TraceFormatError(
                 f"unknown trace format {format_name!r}", fix=f"use one of: {known}", path=name
             ) from None
-    for candidate in _READERS.values():
+    ordered = _ordered()
+    for candidate in ordered:
         if candidate.can_read(file_name, head):
             return candidate
-    known = "; ".join(f"{r.name} ({r.description})" for r in _READERS.values())
+    known = "; ".join(f"{r.name} ({r.description})" for r in ordered)
     raise TraceFormatError(
         "no trace reader recognises this file",
-        fix=f"known formats: {known}; pass the format explicitly to override detection",
+        fix=f"known formats: {known}; pass the format explicitly (--from FORMAT) to override"
+        " detection",
         path=name,
     )
 

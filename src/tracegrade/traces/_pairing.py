@@ -1,0 +1,96 @@
+"""Pair tool results with their calls when a source format reuses or omits call ids.
+
+The grader pairs a ``tool_result`` with the latest earlier ``tool_call`` of the same
+id. Real files break that: one id for two different calls, every call to a tool
+under the same id, results with no id. :class:`CallLedger` gives every call a
+unique frame id (the source id the first time, then ``id#2``, ``id#3``...) and
+gives each result the id of the call it answers: by id while that id has one
+unanswered call, by position (the earliest unanswered call) when it has several
+or the result names none.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from tracegrade.traces._model import ToolCallFrame, ToolResultFrame
+
+__all__ = ["CallLedger"]
+
+
+@dataclass(slots=True)
+class _Call:
+    source_id: str | None
+    frame_id: str
+    answered: bool = False
+
+
+@dataclass(slots=True)
+class CallLedger:
+    """The calls of one run so far, in order, and which of them have a result.
+
+    Attributes:
+        renamed: Frame id -> source id, for every call whose id was rewritten
+            (reused or missing in the source); kept in the trace's metadata.
+    """
+
+    renamed: dict[str, str | None] = field(default_factory=dict)
+    _calls: list[_Call] = field(default_factory=list)
+    _by_source: dict[str, list[_Call]] = field(default_factory=dict)
+    _used: set[str] = field(default_factory=set)
+    _seen: Counter[str] = field(default_factory=Counter)
+    _first_open: int = 0  # every call before this index has a result
+
+    def call(self, source_id: str | None, name: str, args: Any) -> ToolCallFrame:  # noqa: ANN401 - any JSON value
+        """Record a call and return its frame, with an id no earlier call has."""
+        if source_id:
+            self._seen[source_id] += 1
+            count = self._seen[source_id]
+            frame_id = source_id if count == 1 else f"{source_id}#{count}"
+        else:
+            count = len(self._calls) + 1
+            frame_id = f"call-{count}"
+        while frame_id in self._used:
+            count += 1
+            frame_id = f"{source_id}#{count}" if source_id else f"call-{count}"
+        if frame_id != source_id:
+            self.renamed[frame_id] = source_id or None
+        self._used.add(frame_id)
+        call = _Call(source_id or None, frame_id)
+        self._calls.append(call)
+        if source_id:
+            self._by_source.setdefault(source_id, []).append(call)
+        return ToolCallFrame(id=frame_id, name=name, args=args)
+
+    def result(
+        self,
+        source_id: str | None,
+        *,
+        ok: bool,
+        result: Any,  # noqa: ANN401 - any JSON value
+        artifact: Any = None,  # noqa: ANN401 - any JSON value
+    ) -> ToolResultFrame | None:
+        """Return the result frame, carrying the frame id of the call it answers.
+
+        A result whose id no call had keeps that id (the grader reports it as an
+        orphan). A second result for an answered call goes to the latest call of
+        that id.
+
+        Returns:
+            ``None`` when the result names no id and no call is waiting for one.
+        """
+        if source_id:
+            same = self._by_source.get(source_id, [])
+            target = next((call for call in same if not call.answered), same[-1] if same else None)
+            if target is None:
+                return ToolResultFrame(id=source_id, ok=ok, result=result, artifact=artifact)
+        else:
+            while self._first_open < len(self._calls) and self._calls[self._first_open].answered:
+                self._first_open += 1
+            if self._first_open == len(self._calls):
+                return None
+            target = self._calls[self._first_open]
+        target.answered = True
+        return ToolResultFrame(id=target.frame_id, ok=ok, result=result, artifact=artifact)
