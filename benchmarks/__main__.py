@@ -2,8 +2,9 @@
 
 Items: (1) the real traces graded in memory against ``orjson.loads``; (2) a generated
 100+ MB corpus streamed one file at a time, with memory; (3) the ``tracegrade grade``
-command against interpreter start-up; then cProfile hot spots. Items 1 and 3 need the
-real corpus (``$TRACEGRADE_CORPUS/nine-commits/traces``) and are skipped without it.
+command against interpreter start-up; then cProfile hot spots; (5) unsourced figures on
+FaithBench. Items 1 and 3 need the real corpus (``$TRACEGRADE_CORPUS/nine-commits/traces``),
+item 5 ``$TRACEGRADE_CORPUS/faithbench/faithbench.jsonl``; each is skipped without it.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from importlib.metadata import version
 
 from benchmarks._cli import run_cli
 from benchmarks._common import DATA, REPO, Check, Section, corpus_traces, table
+from benchmarks._faithbench import run_faithbench
 from benchmarks._profile import lower_cost, run_profile
 from benchmarks._real import load_blobs, run_real
 from benchmarks._stream import run_stream
@@ -142,6 +144,9 @@ def main() -> None:
     _say("4. hot spots (cProfile)")
     sample = [(path.name, path.read_bytes()) for path in sorted(folder.glob("*.json"))[:300]]
     sections.append(_hot_spots(real, sample))
+
+    _say("5. unsourced figures on FaithBench")
+    sections.append(run_faithbench())
 
     elapsed = time.perf_counter() - started
     header = [

@@ -10,6 +10,7 @@ Tree::
     ├── InputError (ValueError)           bad input or usage: exit code 2
     │   ├── TraceFormatError              a trace file is not valid JSON or breaks the frame schema
     │   ├── UnreadableResultError         a tool result no decoder recognises, or an orphan result
+    │   ├── PolicyError                   a guard policy file is invalid
     │   ├── SuiteError                    a suite or question file is invalid
     │   │   └── UnknownQuestionError (KeyError)  a case names an undefined question
     │   └── RegistryError                 a plugin registration is invalid (duplicate name)
@@ -26,6 +27,7 @@ from typing import ClassVar
 __all__ = [
     "InfrastructureError",
     "InputError",
+    "PolicyError",
     "RegistryError",
     "SuiteError",
     "TraceFormatError",
@@ -104,6 +106,10 @@ class UnreadableResultError(InputError):
     It is never turned into zero observations: a grade over unread evidence
     would be silently wrong.
     """
+
+
+class PolicyError(InputError):
+    """A guard policy file is invalid (unknown key, bad path syntax, wrong type)."""
 
 
 class SuiteError(InputError):

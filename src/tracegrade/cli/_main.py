@@ -9,6 +9,7 @@ import click
 
 from tracegrade import __version__
 from tracegrade.cli._grade import grade_command
+from tracegrade.cli._guard import guard_group
 from tracegrade.errors import TracegradeError
 
 if TYPE_CHECKING:
@@ -28,6 +29,7 @@ def cli() -> None:
 
 
 cli.add_command(grade_command)
+cli.add_command(guard_group)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

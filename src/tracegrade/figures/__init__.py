@@ -1,0 +1,22 @@
+"""Figures: money, percentages, periods, section references and large numbers (pure).
+
+:func:`extract_figures` finds the figures of a text and normalises them, so that
+``$1,500,000``, ``1,500,000`` and ``$1.5M`` are one :class:`Figure` key.
+:class:`FigureIndex` holds the figures of the sources seen so far (the haystack), and
+:func:`unsourced_figures` answers which figures of a text none of the sources holds. The
+offline assertion and the runtime guard share these rules (docs/figures.md).
+"""
+
+from tracegrade.figures._extract import extract_figures, number_figure
+from tracegrade.figures._index import FigureIndex, unsourced_figures
+from tracegrade.figures._model import Figure, FigureKind, Hedge
+
+__all__ = [
+    "Figure",
+    "FigureIndex",
+    "FigureKind",
+    "Hedge",
+    "extract_figures",
+    "number_figure",
+    "unsourced_figures",
+]

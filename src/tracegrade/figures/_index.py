@@ -1,0 +1,118 @@
+"""FigureIndex: the sourced figures (the haystack), and unsourced_figures() over it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tracegrade.figures._extract import extract_figures, iter_figures
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from tracegrade.figures._model import Figure
+
+__all__ = ["FigureIndex", "approximate_keys", "unsourced_figures"]
+
+
+class FigureIndex:
+    """Incremental set of sourced figures (the haystack): add source texts as they arrive.
+
+    Each :meth:`add` extracts the text's figures once and keeps their keys in a dict, so
+    adding costs time linear in the text and a lookup costs the same whatever the history.
+
+    Example:
+        >>> index = FigureIndex()
+        >>> index.add("Poseidon grossed $ 181,674,817 on a budget of $ 160 million.", "frame 4")
+        >>> [figure.raw for figure in index.unsourced("It grossed $181,674,817 on $150 million.")]
+        ['$150 million']
+    """
+
+    __slots__ = ("_approximate", "_evidence")
+
+    def __init__(self) -> None:
+        self._evidence: dict[str, str] = {}
+        self._approximate: dict[str, str] = {}
+
+    def add(self, text: str, evidence: str) -> None:
+        """Add the figures of a source text.
+
+        Args:
+            text: What a tool returned, or what the human wrote.
+            evidence: An id for where the text came from (e.g. ``"frame 4"``); a figure keeps
+                the first evidence it was seen in.
+        """
+        known, approximate = self._evidence, self._approximate
+        for figure in iter_figures(text):
+            key = figure.key
+            if key in known:
+                continue
+            known[key] = evidence
+            if figure.kind in ("money", "number"):
+                for rounded in approximate_keys(figure.value):
+                    approximate.setdefault(rounded, evidence)
+
+    def evidence_for(self, figure: Figure) -> str | None:
+        """The first evidence id where this figure was seen; ``None`` if it is unsourced.
+
+        A hedged money amount or number (``about $3 million``, ``over 1,500``) is also
+        sourced by a source figure that rounds to it (``about``: 2,956,737), that lies at or
+        below it and rounds to it (``under``: nearly 78,000 for 77,984), or that lies at or
+        above it and truncates to it (``over``: over $181 million for $181,674,817), at one,
+        two or three significant digits.
+        """
+        found = self._evidence.get(figure.key)
+        if found is None and figure.hedge is not None and figure.kind in ("money", "number"):
+            found = self._approximate.get(f"{figure.hedge}:{figure.value}")
+        return found
+
+    def unsourced(self, text: str) -> tuple[Figure, ...]:
+        """The figures of ``text`` (as :func:`extract_figures` gives them) not in the index."""
+        return tuple(
+            figure for figure in extract_figures(text) if self.evidence_for(figure) is None
+        )
+
+    def __len__(self) -> int:
+        return len(self._evidence)
+
+
+def approximate_keys(value: str) -> list[str]:
+    """The hedged forms a source number vouches for, as ``"hedge:value"`` keys.
+
+    For each number of significant digits ``s`` from 1 to 3 (fewer than the integer part
+    has): the value truncated (``over``), rounded half up (``about``) and, when rounding
+    went up, the rounded value again as ``under``. ``"2956737"`` gives ``over:2000000``,
+    ``about:3000000``, ``under:3000000``, ``over:2900000``, ... ``about:2960000``.
+    """
+    digits = value.split(".", 1)[0]
+    keys: list[str] = []
+    for significant in range(1, min(3, len(digits) - 1) + 1):
+        zeros = "0" * (len(digits) - significant)
+        head = digits[:significant]
+        keys.append(f"over:{head}{zeros}")
+        if digits[significant] >= "5":
+            rounded = f"{int(head) + 1}{zeros}"
+            keys.append(f"about:{rounded}")
+            keys.append(f"under:{rounded}")
+        else:
+            keys.append(f"about:{head}{zeros}")
+    return keys
+
+
+def unsourced_figures(text: str, sources: Iterable[str]) -> tuple[Figure, ...]:
+    """The figures of ``text`` that appear in none of the sources, in order of appearance.
+
+    A figure is sourced when some source holds a figure with the same key, whatever its
+    written form: ``$1.5 million`` is sourced by ``1,500,000 dollars``, ``30 days`` by
+    ``thirty (30) days`` or ``a 30-day period``.
+
+    Args:
+        text: The text to check (an answer, or the arguments of a tool call).
+        sources: The texts figures may come from (tool results, human messages).
+
+    Returns:
+        The unsourced figures, deduplicated by key, in order of first appearance.
+    """
+    index = FigureIndex()
+    for position, source in enumerate(sources):
+        index.add(source, f"source {position}")
+    return index.unsourced(text)
