@@ -69,12 +69,14 @@ def test_example_suite_text_report(capsys: pytest.CaptureFixture[str]):
     ]
     assert blocks[0].split("\n")[1:] == [
         "  tools        list_files > read_file",
-        "  observations 11",
+        "  observations 12",  # the config file has 5 lines and a trailing newline
         "  answer       success (recorded: success)",
         "  unread       (none)",
         "  provenance   grounded (1 ground truth, 0 copies)",
     ]
     assert "  unread       file, days" in blocks[2]
+    assert blocks[2].endswith("\n  figures      unsourced: 45 days")
+    assert "figures" not in blocks[0]  # the line appears only when a figure is unsourced
     assert result.err == "\n4 case(s) match.\n"
 
 
@@ -115,6 +117,12 @@ def test_example_suite_json_report(capsys: pytest.CaptureFixture[str]):
     assert claim["in_answer"] is True
     assert claim["support"] == "read"
     assert claim["evidence"] == ["f2.1", "f2.3"]
+    start = grep["final_answer"].index("45 days")  # the answer has no whitespace to collapse
+    assert grep["figures"] == [
+        {"raw": "45 days", "value": "45 days", "kind": "period", "start": start,
+         "end": start + 7, "support": "unsupported", "evidence": []}
+    ]  # fmt: skip
+    assert report["cases"][0]["figures"][0]["evidence"] == ["f4"]  # the config comment
 
 
 def test_a_wrong_prediction_exits_1_with_the_mismatch_summary(

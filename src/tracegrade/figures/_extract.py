@@ -372,4 +372,4 @@ def number_figure(value: object) -> Figure | None:
         raw, number = value, number_value(match[1])
     else:
         return None
-    return Figure("number", raw, canonical(abs(number)), 0, len(raw))
+    return Figure("number", raw, canonical(abs(number)), 0, len(raw), bare=True)

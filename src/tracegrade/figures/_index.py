@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from tracegrade.figures._extract import extract_figures, iter_figures
+from tracegrade.figures._numbers import canonical, number_value
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -13,12 +15,21 @@ if TYPE_CHECKING:
 
 __all__ = ["FigureIndex", "approximate_keys", "unsourced_figures"]
 
+# Every number a source writes, of any size, outside identifiers (``HAT123``, ``card_4421``):
+# what a bare number (a cell, an amount field) may be sourced by.
+_ANY_NUMBER = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\w])")
+
 
 class FigureIndex:
     """Incremental set of sourced figures (the haystack): add source texts as they arrive.
 
     Each :meth:`add` extracts the text's figures once and keeps their keys in a dict, so
     adding costs time linear in the text and a lookup costs the same whatever the history.
+
+    Args:
+        bare_numbers: Also keep every number the sources write, of any size, so a bare number
+            (:func:`~tracegrade.figures.number_figure`: a cell, an ``amount`` field) can be
+            sourced by ``"amount": 250``. Off saves a pass when only prose figures are checked.
 
     Example:
         >>> index = FigureIndex()
@@ -27,11 +38,13 @@ class FigureIndex:
         ['$150 million']
     """
 
-    __slots__ = ("_approximate", "_evidence")
+    __slots__ = ("_approximate", "_evidence", "_numbers")
 
-    def __init__(self) -> None:
+    def __init__(self, *, bare_numbers: bool = True) -> None:
         self._evidence: dict[str, str] = {}
         self._approximate: dict[str, str] = {}
+        # Every number of every source, for bare figures; None when none will be looked up.
+        self._numbers: dict[str, str] | None = {} if bare_numbers else None
 
     def add(self, text: str, evidence: str) -> None:
         """Add the figures of a source text.
@@ -50,6 +63,10 @@ class FigureIndex:
             if figure.kind in ("money", "number"):
                 for rounded in approximate_keys(figure.value):
                     approximate.setdefault(rounded, evidence)
+        numbers = self._numbers
+        if numbers is not None:
+            for token in _ANY_NUMBER.findall(text):
+                numbers.setdefault(canonical(number_value(token)), evidence)
 
     def evidence_for(self, figure: Figure) -> str | None:
         """The first evidence id where this figure was seen; ``None`` if it is unsourced.
@@ -58,11 +75,14 @@ class FigureIndex:
         sourced by a source figure that rounds to it (``about``: 2,956,737), that lies at or
         below it and rounds to it (``under``: nearly 78,000 for 77,984), or that lies at or
         above it and truncates to it (``over``: over $181 million for $181,674,817), at one,
-        two or three significant digits.
+        two or three significant digits. A bare number (:attr:`Figure.bare`) is also sourced
+        by the same number written anywhere in a source, whatever its size.
         """
         found = self._evidence.get(figure.key)
         if found is None and figure.hedge is not None and figure.kind in ("money", "number"):
             found = self._approximate.get(f"{figure.hedge}:{figure.value}")
+        if found is None and figure.bare and self._numbers is not None:
+            found = self._numbers.get(figure.value)
         return found
 
     def unsourced(self, text: str) -> tuple[Figure, ...]:

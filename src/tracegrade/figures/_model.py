@@ -30,6 +30,10 @@ class Figure:
             figure is stated as exact. A hedged figure is also sourced by a source figure
             that rounds (``about``, ``under``) or truncates (``over``) to it; see
             :class:`FigureIndex`.
+        bare: A number that is a value as a whole (a spreadsheet cell, an ``amount`` field;
+            see :func:`number_figure`), not one found in prose. It is sourced by the same
+            number anywhere in a source, whatever its size: ``"amount": 250`` in a tool
+            result sources a bare ``250``, though ``250`` in prose is not a figure.
     """
 
     kind: FigureKind
@@ -38,6 +42,7 @@ class Figure:
     start: int
     end: int
     hedge: Hedge | None = None
+    bare: bool = False
 
     @property
     def key(self) -> str:

@@ -13,7 +13,7 @@ from tracegrade.guard._check import (
     check_tool_call,
     denial_message,
 )
-from tracegrade.guard._history import GuardHistory, result_text
+from tracegrade.guard._history import GuardHistory
 from tracegrade.guard._paths import ArgPath, PathSyntaxError
 from tracegrade.guard._policy import GuardPolicy, SourcePolicy, ToolRule, load_policy, parse_policy
 from tracegrade.guard._replay import ReplayedCall, replay
@@ -35,5 +35,4 @@ __all__ = [
     "load_policy",
     "parse_policy",
     "replay",
-    "result_text",
 ]

@@ -59,6 +59,9 @@ def text_block(result: CaseResult) -> str:
             f"{grade.provenance} ({len(grade.truth)} ground truth, {len(grade.copies)} copies)",
         ),
     ]
+    unsourced = grade.unsourced_figures
+    if unsourced:  # only then: a block without figures reads as the reference grader's
+        lines.append(_label("figures", "unsourced: " + ", ".join(f.raw for f in unsourced)))
     lines.extend(_label("MISMATCH", mismatch) for mismatch in result.mismatches)
     return "\n".join(lines)
 
@@ -122,6 +125,18 @@ def case_json(result: CaseResult) -> dict[str, Any]:
         "truth": [_sighting(s) for s in grade.truth],
         "copies": [_sighting(s) for s in grade.copies],
         "final_answer": grade.final_answer,
+        "figures": [
+            {
+                "raw": figure.raw,
+                "value": figure.value,
+                "kind": figure.kind,
+                "start": figure.start,
+                "end": figure.end,
+                "support": figure.support,
+                "evidence": list(figure.evidence),
+            }
+            for figure in grade.figures
+        ],
         "expect": result.expect.model_dump(exclude_none=True) if result.expect else None,
         "mismatches": list(result.mismatches),
     }

@@ -4,14 +4,17 @@ from tracegrade.verdicts._grade import (
     check,
     grade,
     grade_answer,
+    grade_figures,
     grade_observed,
     grade_provenance,
 )
 from tracegrade.verdicts._model import (
     AnswerGrade,
     Expectation,
+    FigureSupport,
     Grade,
     GradedClaim,
+    GradedFigure,
     Provenance,
     Sighting,
 )
@@ -19,13 +22,16 @@ from tracegrade.verdicts._model import (
 __all__ = [
     "AnswerGrade",
     "Expectation",
+    "FigureSupport",
     "Grade",
     "GradedClaim",
+    "GradedFigure",
     "Provenance",
     "Sighting",
     "check",
     "grade",
     "grade_answer",
+    "grade_figures",
     "grade_observed",
     "grade_provenance",
 ]

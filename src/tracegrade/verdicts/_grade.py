@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from tracegrade._text import collapse, is_blank
 from tracegrade.claims import extract_claims
+from tracegrade.figures import FigureSources, anchor_pattern, extract_figures
 from tracegrade.observations import observe
 from tracegrade.support import support
 from tracegrade.verdicts._model import (
@@ -23,7 +24,14 @@ if TYPE_CHECKING:
     from tracegrade.observations import LineObservation, Observations
     from tracegrade.traces import Trace
 
-__all__ = ["check", "grade", "grade_answer", "grade_observed", "grade_provenance"]
+__all__ = [
+    "check",
+    "grade",
+    "grade_answer",
+    "grade_figures",
+    "grade_observed",
+    "grade_provenance",
+]
 
 
 def grade_answer(answer: str, claims: Sequence[Claim], *, any_tool_failed: bool) -> AnswerGrade:
@@ -82,6 +90,31 @@ def _provenance(
     return verdict, truth, copies
 
 
+def grade_figures(trace: Trace, answer: str) -> list[dict[str, object]]:
+    """Every figure of the answer, read or unsupported, under the figures' evidence policy."""
+    figures = extract_figures(answer)
+    if not figures:
+        return []  # the common case: no sources to index
+    # Only source lines that can hold one of these figures are read (figures/_anchors.py).
+    anchors = anchor_pattern(figures)
+    sources = FigureSources(lines_matching=anchors, bare_numbers=False).extend(trace.frames)
+    graded: list[dict[str, object]] = []
+    for figure in figures:
+        seen = sources.index.evidence_for(figure)
+        graded.append(
+            {
+                "raw": figure.raw,
+                "value": figure.value,
+                "kind": figure.kind,
+                "start": figure.start,
+                "end": figure.end,
+                "support": "unsupported" if seen is None else "read",
+                "evidence": () if seen is None else (seen,),
+            }
+        )
+    return graded
+
+
 def grade_observed(trace: Trace, question: Question, observations: Observations) -> Grade:
     """Grade a run whose observations are already decoded."""
     answer = trace.final_answer
@@ -113,6 +146,7 @@ def grade_observed(trace: Trace, question: Question, observations: Observations)
             "truth": truth,
             "copies": copies,
             "final_answer": collapse(answer),
+            "figures": grade_figures(trace, answer),
         }
     )
 
@@ -129,7 +163,8 @@ def grade(trace: Trace, question: Question) -> Grade:
 def check(result: Grade, expectation: Expectation) -> tuple[str, ...]:
     """The ways a grade differs from its expectation, in a fixed order; empty when it holds.
 
-    Answer, then provenance, then unread claims compared as sets (sorted, comma-joined).
+    Answer, then provenance, then unread claims, then unsourced figures; the last two
+    compared as sets (sorted, comma-joined).
     """
     mismatches: list[str] = []
     if expectation.answer is not None and result.answer != expectation.answer:
@@ -141,4 +176,9 @@ def check(result: Grade, expectation: Expectation) -> tuple[str, ...]:
         got = ",".join(sorted(result.unread))
         if expected != got:
             mismatches.append(f"unread: expected [{expected}], got [{got}]")
+    if expectation.unsourced is not None:
+        expected = ",".join(sorted(expectation.unsourced))
+        got = ",".join(sorted(figure.raw for figure in result.unsourced_figures))
+        if expected != got:
+            mismatches.append(f"unsourced: expected [{expected}], got [{got}]")
     return tuple(mismatches)

@@ -6,12 +6,23 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from tracegrade.figures import FigureKind
 from tracegrade.support import Support
 from tracegrade.traces import Outcome
 
-__all__ = ["AnswerGrade", "Expectation", "Grade", "GradedClaim", "Provenance", "Sighting"]
+__all__ = [
+    "AnswerGrade",
+    "Expectation",
+    "FigureSupport",
+    "Grade",
+    "GradedClaim",
+    "GradedFigure",
+    "Provenance",
+    "Sighting",
+]
 
 AnswerGrade = Literal["success", "partial", "failure", "ungraded"]
+FigureSupport = Literal["read", "unsupported"]
 Provenance = Literal["grounded", "undecidable", "from-copy", "unevidenced", "ungradable"]
 
 _FROZEN = ConfigDict(frozen=True, extra="forbid")
@@ -47,6 +58,30 @@ class GradedClaim(BaseModel):
     evidence: tuple[str, ...]
 
 
+class GradedFigure(BaseModel):
+    """A figure of the final answer, and whether a source showed it.
+
+    Attributes:
+        raw: As written in the answer.
+        value: Normalised (``1500000``, ``12.5%``, ``30 days``, ``§8.22``).
+        kind: ``money``, ``percent``, ``period``, ``section`` or ``number``.
+        start: Where it starts in the final answer.
+        end: Where it ends (exclusive).
+        support: ``read`` when a human message or a successful tool result holds the same
+            figure in any written form; ``unsupported`` when none does.
+        evidence: The frame that first showed it (``f4``); empty when unsupported.
+    """
+
+    model_config = _FROZEN
+    raw: str
+    value: str
+    kind: FigureKind
+    start: int
+    end: int
+    support: FigureSupport
+    evidence: tuple[str, ...]
+
+
 class Grade(BaseModel):
     """Everything the grader concluded about one run.
 
@@ -64,6 +99,7 @@ class Grade(BaseModel):
         truth: Sightings of the tell in the true source.
         copies: Sightings of the tell anywhere else.
         final_answer: The final answer with whitespace collapsed.
+        figures: Every figure of the (uncollapsed) final answer, read or unsupported.
     """
 
     model_config = _FROZEN
@@ -80,6 +116,12 @@ class Grade(BaseModel):
     truth: tuple[Sighting, ...]
     copies: tuple[Sighting, ...]
     final_answer: str
+    figures: tuple[GradedFigure, ...] = ()
+
+    @property
+    def unsourced_figures(self) -> tuple[GradedFigure, ...]:
+        """The figures of the answer that no source showed."""
+        return tuple(figure for figure in self.figures if figure.support == "unsupported")
 
 
 class Expectation(BaseModel):
@@ -89,9 +131,12 @@ class Expectation(BaseModel):
         answer: The expected answer grade.
         provenance: The expected provenance verdict.
         unread: The expected unread claim ids, compared as a set.
+        unsourced: The figures of the answer no source showed, as written in the answer,
+            compared as a set.
     """
 
     model_config = _FROZEN
     answer: AnswerGrade | None = None
     provenance: Provenance | None = None
     unread: tuple[str, ...] | None = None
+    unsourced: tuple[str, ...] | None = None

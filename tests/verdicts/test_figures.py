@@ -1,0 +1,55 @@
+"""Figures in final answers: reported with their support, and checkable as predictions."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tests.helpers.builders import assistant, call, fixture_question, make_trace, result, user
+from tracegrade.verdicts import Expectation, check, grade
+
+if TYPE_CHECKING:
+    from tracegrade.traces import Trace
+
+
+def _run(answer: str, tool_text: str, *, ok: bool = True) -> Trace:
+    body = (
+        {"ok": True, "file": "loan.md", "lines": 1, "content": tool_text}
+        if ok
+        else {"ok": False, "error": tool_text}
+    )
+    return make_trace(
+        [
+            user("What did the loan cost? Budget was 2,000,000."),
+            call("c1", "read_file", {"path": "loan.md"}),
+            result("c1", ok, body),
+            assistant(answer),
+        ]
+    )
+
+
+def test_each_figure_of_the_answer_is_read_or_unsupported_with_its_frame():
+    trace = _run("It cost $1.5 million over 30 days, under the $2 million budget, in 2024.",
+                 "Loan of 1,500,000 dollars, repaid within thirty (30) days.")  # fmt: skip
+    graded = grade(trace, fixture_question())
+
+    assert [(f.raw, f.kind, f.support, f.evidence) for f in graded.figures] == [
+        ("$1.5 million", "money", "read", ("f2",)),
+        ("30 days", "period", "read", ("f2",)),
+        ("$2 million", "money", "read", ("f0",)),  # the human message is a source
+        ("2024", "number", "unsupported", ()),
+    ]
+    assert [f.raw for f in graded.unsourced_figures] == ["2024"]
+
+
+def test_a_failed_result_does_not_source_a_figure():
+    trace = _run("It cost $1.5 million.", "error: $1.5 million over limit", ok=False)
+    graded = grade(trace, fixture_question())
+    assert [f.support for f in graded.figures] == ["unsupported"]
+
+
+def test_unsourced_figures_are_a_prediction_compared_as_a_set():
+    trace = _run("It cost $1.5 million in 2024 and 2025.", "Loan of $1.5 million.")
+    graded = grade(trace, fixture_question())
+
+    assert check(graded, Expectation(unsourced=("2025", "2024"))) == ()
+    assert check(graded, Expectation(unsourced=())) == ("unsourced: expected [], got [2024,2025]",)
