@@ -3,8 +3,11 @@
 Items: (1) the real traces graded in memory against ``orjson.loads``; (2) a generated
 100+ MB corpus streamed one file at a time, with memory; (3) the ``tracegrade grade``
 command against interpreter start-up; then cProfile hot spots; (5) unsourced figures on
-FaithBench. Items 1 and 3 need the real corpus (``$TRACEGRADE_CORPUS/nine-commits/traces``),
-item 5 ``$TRACEGRADE_CORPUS/faithbench/faithbench.jsonl``; each is skipped without it.
+FaithBench; (6) the runtime guard's check cost against history length, and against a naive
+rebuild; (7) the guard replayed over real tau-bench and tau2 airline runs. Items 1 and 3
+need the real corpus (``$TRACEGRADE_CORPUS/nine-commits/traces``), item 5
+``$TRACEGRADE_CORPUS/faithbench/faithbench.jsonl``, item 7 ``$TRACEGRADE_CORPUS/tau_bench``;
+each is skipped without it.
 """
 
 from __future__ import annotations
@@ -21,9 +24,11 @@ from importlib.metadata import version
 from benchmarks._cli import run_cli
 from benchmarks._common import DATA, REPO, Check, Section, corpus_traces, table
 from benchmarks._faithbench import run_faithbench
+from benchmarks._guard import run_guard
 from benchmarks._profile import lower_cost, run_profile
 from benchmarks._real import load_blobs, run_real
 from benchmarks._stream import run_stream
+from benchmarks._taubench import run_taubench
 
 RESULTS = REPO / "benchmarks" / "RESULTS.md"
 
@@ -147,6 +152,12 @@ def main() -> None:
 
     _say("5. unsourced figures on FaithBench")
     sections.append(run_faithbench())
+
+    _say("6. runtime guard: check cost vs history length")
+    sections.append(run_guard())
+
+    _say("7. guard replay on tau-bench and tau2 airline runs")
+    sections.append(run_taubench())
 
     elapsed = time.perf_counter() - started
     header = [

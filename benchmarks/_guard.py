@@ -155,7 +155,7 @@ def run_guard() -> Section:
         ),
     ]
     return Section(
-        "5. Runtime guard: check cost vs history length",
+        "6. Runtime guard: check cost vs history length",
         tuple(body),
         (
             Check(

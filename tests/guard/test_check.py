@@ -148,9 +148,12 @@ def test_a_derived_figure_counts_once_a_calculator_returned_it():
 
 
 def test_a_guarded_tools_own_result_does_not_source_the_next_write():
-    echo = lookup("w0", {"written": [["Total", "$9,999"]]}, tool="create_spreadsheet")
-    history: list[Frame] = [UserFrame(content="Write it."), *echo]
+    first = sheet("Total", "$9,999")
+    echo = ToolResultFrame(id="w1", ok=True, result={"written": [["Total", "$9,999"]], "id": 4242})
+    history: list[Frame] = [UserFrame(content="Write it."), first, echo]
     assert not check_tool_call(sheet("$9,999"), history, POLICY).allowed
+    # What the write adds (a new sheet id) is still something a tool returned.
+    assert check_tool_call(sheet(4242), history, POLICY).allowed
 
 
 def test_a_tool_the_policy_does_not_guard_is_allowed_unchecked():

@@ -41,10 +41,22 @@ def test_each_figure_of_the_answer_is_read_or_unsupported_with_its_frame():
     assert [f.raw for f in graded.unsourced_figures] == ["2024"]
 
 
-def test_a_failed_result_does_not_source_a_figure():
-    trace = _run("It cost $1.5 million.", "error: $1.5 million over limit", ok=False)
+def test_a_failed_result_sources_only_what_its_call_did_not_say():
+    trace = make_trace(
+        [
+            user("Pay the loan."),
+            call("c1", "pay", {"amount": "$1.5 million"}),
+            result(
+                "c1", False, {"ok": False, "error": "$1.5 million is over the $1.2 million limit"}
+            ),
+            assistant("Paying $1.5 million failed: the limit is $1.2 million."),
+        ]
+    )
     graded = grade(trace, fixture_question())
-    assert [f.support for f in graded.figures] == ["unsupported"]
+    assert [(f.raw, f.support) for f in graded.figures] == [
+        ("$1.5 million", "unsupported"),
+        ("$1.2 million", "read"),
+    ]
 
 
 def test_unsourced_figures_are_a_prediction_compared_as_a_set():

@@ -46,18 +46,24 @@ class FigureIndex:
         # Every number of every source, for bare figures; None when none will be looked up.
         self._numbers: dict[str, str] | None = {} if bare_numbers else None
 
-    def add(self, text: str, evidence: str) -> None:
+    def add(self, text: str, evidence: str, *, echo_of: str | None = None) -> None:
         """Add the figures of a source text.
 
         Args:
             text: What a tool returned, or what the human wrote.
             evidence: An id for where the text came from (e.g. ``"frame 4"``); a figure keeps
                 the first evidence it was seen in.
+            echo_of: Text whose figures and numbers this source must not vouch for: the
+                arguments of the call a write or an error answers, which it may only echo.
         """
+        echoed: set[str] = set()
+        if echo_of is not None:
+            echoed = {figure.key for figure in iter_figures(echo_of)}
+            echoed.update(canonical(number_value(token)) for token in _ANY_NUMBER.findall(echo_of))
         known, approximate = self._evidence, self._approximate
         for figure in iter_figures(text):
             key = figure.key
-            if key in known:
+            if key in known or key in echoed:
                 continue
             known[key] = evidence
             if figure.kind in ("money", "number"):
@@ -66,7 +72,9 @@ class FigureIndex:
         numbers = self._numbers
         if numbers is not None:
             for token in _ANY_NUMBER.findall(text):
-                numbers.setdefault(canonical(number_value(token)), evidence)
+                value = canonical(number_value(token))
+                if value not in echoed:
+                    numbers.setdefault(value, evidence)
 
     def evidence_for(self, figure: Figure) -> str | None:
         """The first evidence id where this figure was seen; ``None`` if it is unsourced.

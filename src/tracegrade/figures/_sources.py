@@ -1,9 +1,11 @@
 """FigureSources: which frames of a run are sources of figures, indexed as they arrive.
 
 The one evidence policy, shared by the grader (figures in final answers), the offline audit
-and the runtime guard: human messages and successful tool results are sources; assistant
-prose, tool-call arguments (the pending call's above all) and failed results never are;
-the system prompt only when asked for.
+and the runtime guard: human messages and tool results are sources; assistant prose and
+tool-call arguments (the pending call's above all) never are; the system prompt only when
+asked for. A failed result, or the result of a tool whose results the caller does not trust
+(a write echoing what it wrote), still vouches for what it adds, but never for a figure of
+the call it answers: an error that says "total is 608, you paid 304" sources 608, not 304.
 """
 
 from __future__ import annotations
@@ -73,14 +75,15 @@ class FigureSources:
 
     Args:
         system: Whether the system prompt is a source (policy documents quote figures).
-        results_of: Whether a tool's successful results are sources (default: every tool's).
+        results_of: Whether a tool's results are trusted whole (default: every tool's); the
+            others, like failed results, vouch only for what their call did not say.
         lines_matching: Index only the text around this pattern's matches (see
             :func:`~tracegrade.figures.anchor_pattern`): far cheaper when only a few known
             figures will be looked up.
         bare_numbers: See :class:`~tracegrade.figures.FigureIndex`.
     """
 
-    __slots__ = ("_calls", "_lines", "_results_of", "_system", "frames_seen", "index")
+    __slots__ = ("_args", "_calls", "_lines", "_results_of", "_system", "frames_seen", "index")
 
     def __init__(
         self,
@@ -94,6 +97,7 @@ class FigureSources:
         self._results_of = results_of
         self._lines = lines_matching
         self._calls: dict[str, str] = {}
+        self._args: dict[str, object] = {}
         self.index = FigureIndex(bare_numbers=bare_numbers)
         """The figures seen so far, with where each was first seen."""
         self.frames_seen = 0
@@ -111,11 +115,21 @@ class FigureSources:
         text = self._source_text(frame)
         if text is None:
             return
+        echo_of = self._echo_of(frame)
         if self._lines is None:
-            self.index.add(text, where)
+            self.index.add(text, where, echo_of=echo_of)
             return
         for start, end in _windows(text, self._lines):
-            self.index.add(text[start:end], where)
+            self.index.add(text[start:end], where, echo_of=echo_of)
+
+    def _echo_of(self, frame: Frame) -> str | None:
+        """For a failed or untrusted result, the arguments of the call it answers."""
+        if not isinstance(frame, ToolResultFrame):
+            return None
+        tool = self._calls.get(frame.id)
+        if frame.ok and (tool is None or self._results_of(tool)):
+            return None
+        return result_text(self._args.get(frame.id))
 
     def _source_text(self, frame: Frame) -> str | None:
         """The frame's text when it is a source of figures, else ``None``."""
@@ -125,14 +139,10 @@ class FigureSources:
             return frame.content if self._system else None
         if isinstance(frame, ToolCallFrame):
             self._calls[frame.id] = frame.name
+            self._args[frame.id] = frame.args
             return None
-        if isinstance(frame, ToolResultFrame) and frame.ok:
-            # A failed result is not a source: errors often echo the failed call's own
-            # arguments, which would let an invented figure launder itself through a retry.
-            # A result whose call is unknown is still something a tool returned.
-            tool = self._calls.get(frame.id)
-            if tool is None or self._results_of(tool):
-                return result_text(frame.result)
+        if isinstance(frame, ToolResultFrame):
+            return result_text(frame.result)
         return None
 
     def extend(self, frames: Iterable[Frame]) -> Self:

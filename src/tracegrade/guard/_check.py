@@ -82,18 +82,19 @@ def denial_message(
     tool: str, unsourced: tuple[UnsourcedValue, ...], calculators: Iterable[str]
 ) -> str:
     """The error tool message for a denied call: which tool, which figures, what to do."""
-    named = ", ".join(
+    figures = ", ".join(
         f"{item.figure.raw} ({item.location})" for item in unsourced[:_NAMED_IN_MESSAGE]
     )
     more = len(unsourced) - _NAMED_IN_MESSAGE
     if more > 0:
-        named += f" and {more} more"
+        figures += f" and {more} more"
     tools = list(calculators)
-    calculate = f"calculate it with {' or '.join(tools)}" if tools else "calculate it with a tool"
+    named = " or ".join(tools)
+    calculate = f"compute it with the {named} tool" if tools else "compute it with a tool"
     noun = "figure" if len(unsourced) == 1 else "figures"
     return (
         f"{tool} was not run: {len(unsourced)} {noun} in its arguments never came from a tool"
-        f" result or the user: {named}. Retrieve or read each value first, or {calculate},"
+        f" result or the user: {figures}. Retrieve or read each value first, or {calculate},"
         f' or leave it blank as "{NOT_IN_DOCUMENTS}".'
     )
 
