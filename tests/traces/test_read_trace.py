@@ -53,7 +53,7 @@ def test_valid_fixture_reads_into_a_trace() -> None:
     assert result.result["content"] == "const PORT = 4321\n\nexport {}\n"
     assert trace.tool_path == ("read_file",)
     assert trace.final_answer == "src/server.ts sets it to 4321."
-    assert trace.schema_version == 1
+    assert trace.schema_version == 2  # the model version; the file is the version-1 format
 
 
 def test_valid_fixture_from_bytes_and_str_path() -> None:

@@ -37,13 +37,21 @@ def test_from_native_grades(capsys: pytest.CaptureFixture[str], questions: Path)
     assert "read_file" in outcome.out
 
 
-def test_from_openai_chat_reads_then_stops_at_text_results(
+def test_from_openai_chat_reads_text_results_as_text_and_says_so(
     capsys: pytest.CaptureFixture[str], questions: Path
 ) -> None:
-    # Text tool results have no observation decoder yet: the reader ran, grading refuses.
+    # Chat tools return free text: with no decoder it is read as text, never silently.
     outcome = run_cli(
         capsys, "grade", str(CHAT), "--from", "openai-chat", "--question-file", str(questions)
     )
+    assert outcome.code == 0
+    assert "  as text      3 result(s) with no decoder: grep, list_files, read_file" in outcome.out
+
+
+def test_strict_makes_a_text_result_an_error(
+    capsys: pytest.CaptureFixture[str], questions: Path
+) -> None:
+    outcome = run_cli(capsys, "grade", str(CHAT), "--strict", "--question-file", str(questions))
     assert outcome.code == 2
     assert "frame 5: tool 'grep': unreadable result" in outcome.err
     assert "Traceback" not in outcome.err
@@ -87,5 +95,7 @@ def test_grade_trace_file_passes_the_format_name(questions: Path) -> None:
     assert grade_trace_file(NATIVE, question, format_name="native").run == str(NATIVE)
     with pytest.raises(TraceFormatError, match="is missing"):
         grade_trace_file(CHAT, question, format_name="native")
+    graded = grade_trace_file(CHAT, question).grade  # detected as openai-chat: lenient
+    assert [item.tool for item in graded.as_text] == ["grep", "read_file", "list_files"]
     with pytest.raises(UnreadableResultError):
-        grade_trace_file(CHAT, question)  # detected as openai-chat
+        grade_trace_file(CHAT, question, strict=True)

@@ -71,8 +71,10 @@ def test_unknown_format_name_lists_every_reader() -> None:
         assert name in message
 
 
-def test_unrecognised_file_names_the_known_formats() -> None:
-    path = READERS / "openai-chat" / "other_shape_langchain.json"
+def test_unrecognised_file_names_the_known_formats(tmp_path: Path) -> None:
+    # (A LangChain messages_to_dict dump used to be the example; the langchain reader reads it.)
+    path = tmp_path / "notes.json"
+    path.write_text('"just a string"', encoding="utf-8")
     with pytest.raises(TraceFormatError) as caught:
         read_trace(path)
     message = str(caught.value)

@@ -68,10 +68,14 @@ def test_valid_simulations() -> None:
     reboot_out = first.frames[8]
     assert isinstance(reboot_out, ToolResultFrame)
     assert reboot_out.result == ""  # content null
-    assert first.frames[-1] == UserFrame(content="I restarted it. ###STOP###")
+    assert first.frames[-1] == UserFrame(
+        content="I restarted it. ###STOP###", origin="simulation 0, message 9"
+    )
     # No simulation id: task and trial.
     assert (second.id, second.outcome) == ("task-7-trial-2", "failure")
-    assert second.frames[-1] == UserFrame(content="###TRANSFER###")
+    assert second.frames[-1] == UserFrame(
+        content="###TRANSFER###", origin="simulation 1, message 5"
+    )
     assert isinstance(second.frames[0], AssistantFrame)
 
 

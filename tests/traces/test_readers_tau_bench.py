@@ -58,7 +58,7 @@ def test_valid_records() -> None:
     stop = first.frames[-1]
     assert isinstance(stop, UserFrame)
     assert stop.content == "Thanks! ###STOP###"
-    assert second.frames[-1] == UserFrame(content="###STOP###")
+    assert second.frames[-1] == UserFrame(content="###STOP###", origin="record 1, message 5")
 
 
 def test_record_without_trial_is_named_by_position() -> None:

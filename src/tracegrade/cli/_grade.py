@@ -39,12 +39,21 @@ Format = Literal["text", "tsv", "json"]
     help="With a trace file: read it with this trace reader (native, openai-chat, tau-bench,"
     " tau2, ...) instead of detecting the format.",
 )
+@click.option(
+    "--strict/--lenient",
+    default=None,
+    help="Strict: a tool result no decoder recognises is an error. Lenient: it is read as"
+    " plain text, and the report says so. Default: strict for native traces, lenient for"
+    " other formats (or the suite's [suite] strict).",
+)
 def grade_command(
+    *,
     target: Path,
     output_format: Format,
     question_file: Path | None,
     question_id: str | None,
     format_name: str | None,
+    strict: bool | None,
 ) -> None:
     """Grade TARGET: a suite file (.toml) or one trace file (with --question-file).
 
@@ -60,9 +69,9 @@ def grade_command(
             raise click.UsageError(
                 "--question-file, --question and --from go with a trace file, not a suite"
             )
-        results = _grade_suite(target)
+        results = _grade_suite(target, strict)
     else:
-        results = [_grade_one(target, question_file, question_id, format_name)]
+        results = [_grade_one(target, question_file, question_id, format_name, strict)]
     _write(results, output_format)
     failed = [result for result in results if not result.matched]
     from tracegrade.report import mismatch_summary, success_summary
@@ -74,11 +83,11 @@ def grade_command(
         click.echo(f"\n{success_summary(results)}", err=True)
 
 
-def _grade_suite(path: Path) -> list[CaseResult]:
+def _grade_suite(path: Path, strict: bool | None) -> list[CaseResult]:
     from tracegrade.suites import load_suite, run_suite
 
     loaded = load_suite(path)
-    cases = run_suite(loaded)
+    cases = run_suite(loaded, strict=strict)
     total = len(loaded.suite.cases)
     if total < 20 or not sys.stderr.isatty():
         return list(cases)
@@ -87,9 +96,13 @@ def _grade_suite(path: Path) -> list[CaseResult]:
 
 
 def _grade_one(
-    path: Path, question_file: Path | None, question_id: str | None, format_name: str | None
+    path: Path,
+    question_file: Path | None,
+    question_id: str | None,
+    format_name: str | None,
+    strict: bool | None,
 ) -> CaseResult:
-    from tracegrade.suites import grade_trace_file, load_questions
+    from tracegrade.suites import grade_trace_file, load_decoders, load_questions
 
     if question_file is None:
         raise click.UsageError(
@@ -114,7 +127,10 @@ def _grade_one(
                 path=str(question_file),
             )
         question = found
-    return grade_trace_file(path, question, format_name=format_name)
+    decoders = load_decoders(question_file)
+    return grade_trace_file(
+        path, question, format_name=format_name, strict=strict, decoders=decoders
+    )
 
 
 def _write(results: list[CaseResult], output_format: Format) -> None:

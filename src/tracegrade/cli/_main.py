@@ -10,6 +10,7 @@ import click
 from tracegrade import __version__
 from tracegrade.cli._grade import grade_command
 from tracegrade.cli._guard import guard_group
+from tracegrade.cli._show import convert_command, show_command
 from tracegrade.errors import TracegradeError
 
 if TYPE_CHECKING:
@@ -30,6 +31,8 @@ def cli() -> None:
 
 cli.add_command(grade_command)
 cli.add_command(guard_group)
+cli.add_command(show_command)
+cli.add_command(convert_command)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

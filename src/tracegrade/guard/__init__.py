@@ -5,6 +5,7 @@ audit (``tracegrade guard replay``) and the grader: :mod:`tracegrade.figures` ow
 figure is and when it is sourced. Framework adapters (LangGraph) live in submodules.
 """
 
+from tracegrade._paths import ArgPath, PathSyntaxError
 from tracegrade.guard._check import (
     NOT_IN_DOCUMENTS,
     GuardAction,
@@ -14,7 +15,6 @@ from tracegrade.guard._check import (
     denial_message,
 )
 from tracegrade.guard._history import GuardHistory
-from tracegrade.guard._paths import ArgPath, PathSyntaxError
 from tracegrade.guard._policy import GuardPolicy, SourcePolicy, ToolRule, load_policy, parse_policy
 from tracegrade.guard._replay import ReplayedCall, replay
 

@@ -24,8 +24,8 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, ValidationError
 
+from tracegrade._paths import ArgPath, PathSyntaxError
 from tracegrade.errors import PolicyError
-from tracegrade.guard._paths import ArgPath, PathSyntaxError
 
 __all__ = ["GuardPolicy", "SourcePolicy", "ToolRule", "load_policy", "parse_policy"]
 

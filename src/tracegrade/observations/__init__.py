@@ -6,6 +6,7 @@
 """
 
 from tracegrade.observations import _decoders as _decoders  # registers the built-in shapes
+from tracegrade.observations._declared import DeclaredDecoder, declared_decoders
 from tracegrade.observations._model import (
     Document,
     LineObservation,
@@ -30,6 +31,7 @@ from tracegrade.observations._registry import (
 )
 
 __all__ = [
+    "DeclaredDecoder",
     "Decoder",
     "DecoderFunction",
     "Document",
@@ -43,6 +45,7 @@ __all__ = [
     "Ranked",
     "SearchField",
     "Source",
+    "declared_decoders",
     "decoder",
     "decoders",
     "observation_id",

@@ -65,6 +65,8 @@ class LineObservation:
     line: int | float
     text: str
     kind: Literal["line"] = "line"
+    ref: str | None = None
+    """The id the tool gave the item (a search result id), for excerpts."""
 
 
 Observation = PathObservation | LineObservation
@@ -84,10 +86,15 @@ class Lines:
     files: tuple[str, ...]
     numbers: tuple[int | float, ...]
     texts: tuple[str, ...]
+    refs: tuple[str | None, ...] | None = None
+    """Ids the tool gave the items (excerpts of a retrieval tool), or ``None``."""
 
     def __post_init__(self) -> None:
         if not len(self.files) == len(self.numbers) == len(self.texts):
             msg = "Lines needs as many files, numbers and texts"
+            raise ValueError(msg)
+        if self.refs is not None and len(self.refs) != len(self.texts):
+            msg = "Lines needs as many refs as texts"
             raise ValueError(msg)
 
     @classmethod
@@ -185,11 +192,19 @@ class Observations:
 
     Args:
         sources: Each decoded source as ``(frame, tool, source)``, in trace order.
+        as_text: The results that were read as plain text for want of a decoder.
     """
 
-    __slots__ = ("_indexes", "_segments", "_split", "count")
+    __slots__ = ("_indexes", "_segments", "_split", "as_text", "count")
 
-    def __init__(self, sources: Iterable[tuple[int, str, Source]] = ()) -> None:
+    def __init__(
+        self,
+        sources: Iterable[tuple[int, str, Source]] = (),
+        *,
+        as_text: Iterable[tuple[int, str]] = (),
+    ) -> None:
+        self.as_text = tuple(as_text)
+        """``(frame, tool)`` of each result no decoder recognised, read as plain text."""
         segments: list[_Segment] = []
         texts: list[str] = []
         counts: list[int] = []
@@ -238,9 +253,15 @@ class Observations:
         match segment.source:
             case Names(files):
                 return PathObservation(oid, segment.frame, segment.tool, files[index])
-            case Lines(files, numbers, texts):
+            case Lines(files, numbers, texts, refs):
                 return LineObservation(
-                    oid, segment.frame, segment.tool, files[index], numbers[index], texts[index]
+                    oid,
+                    segment.frame,
+                    segment.tool,
+                    files[index],
+                    numbers[index],
+                    texts[index],
+                    ref=refs[index] if refs is not None else None,
                 )
             case Ranked(files, texts):
                 rank, is_line = divmod(index, 2)

@@ -59,6 +59,9 @@ def text_block(result: CaseResult) -> str:
             f"{grade.provenance} ({len(grade.truth)} ground truth, {len(grade.copies)} copies)",
         ),
     ]
+    if grade.as_text:  # never silent: these results were read as plain text
+        tools = ", ".join(sorted({item.tool for item in grade.as_text}))
+        lines.append(_label("as text", f"{len(grade.as_text)} result(s) with no decoder: {tools}"))
     unsourced = grade.unsourced_figures
     if unsourced:  # only then: a block without figures reads as the reference grader's
         lines.append(_label("figures", "unsourced: " + ", ".join(f.raw for f in unsourced)))
@@ -137,6 +140,7 @@ def case_json(result: CaseResult) -> dict[str, Any]:
             }
             for figure in grade.figures
         ],
+        "as_text": [{"frame": item.frame, "tool": item.tool} for item in grade.as_text],
         "expect": result.expect.model_dump(exclude_none=True) if result.expect else None,
         "mismatches": list(result.mismatches),
     }

@@ -3,6 +3,7 @@
 from tracegrade.suites._load import (
     LoadedSuite,
     grade_trace_file,
+    load_decoders,
     load_questions,
     load_suite,
     run_suite,
@@ -16,6 +17,7 @@ __all__ = [
     "Suite",
     "SuiteSettings",
     "grade_trace_file",
+    "load_decoders",
     "load_questions",
     "load_suite",
     "run_suite",

@@ -9,29 +9,40 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from tracegrade.errors import SuiteError, TracegradeError, UnknownQuestionError
+from tracegrade.observations import declared_decoders
 from tracegrade.suites._model import CaseResult, Suite
 from tracegrade.traces import read_trace
 from tracegrade.verdicts import check, grade
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterator, Sequence
 
     from pydantic_core import ErrorDetails
 
     from tracegrade.claims import Question
+    from tracegrade.observations import Decoder
 
-__all__ = ["LoadedSuite", "grade_trace_file", "load_questions", "load_suite", "run_suite"]
+__all__ = [
+    "LoadedSuite",
+    "grade_trace_file",
+    "load_decoders",
+    "load_questions",
+    "load_suite",
+    "run_suite",
+]
 
 
 class LoadedSuite:
     """A validated suite with the folder its trace paths are relative to."""
 
-    __slots__ = ("path", "suite", "traces_dir")
+    __slots__ = ("decoders", "path", "suite", "traces_dir")
 
     def __init__(self, path: Path, suite: Suite) -> None:
         self.path = path
         self.suite = suite
         self.traces_dir = (path.parent / suite.suite.traces).resolve()
+        self.decoders = declared_decoders(suite.decoders)
+        """The suite's declared decoders, tried first for their tools."""
 
     def trace_path(self, trace: str) -> Path:
         """Where a case's trace file is."""
@@ -122,28 +133,48 @@ def load_questions(path: str | Path) -> tuple[Question, ...]:
     Raises:
         SuiteError: As :func:`load_suite`.
     """
-    file = Path(path)
+    return _question_file(Path(path)).questions
+
+
+def load_decoders(path: str | Path) -> tuple[Decoder, ...]:
+    """Read the ``[decoders.TOOL]`` tables of a question or suite file.
+
+    Raises:
+        SuiteError: As :func:`load_suite`.
+    """
+    return declared_decoders(_question_file(Path(path)).decoders)
+
+
+def _question_file(file: Path) -> Suite:
     data = _read_toml(file)
-    extra = sorted(set(data) - {"questions", "cases", "suite"})
+    extra = sorted(set(data) - {"questions", "cases", "suite", "decoders"})
     if extra:
         raise SuiteError(
             f"unknown top-level keys {extra}",
-            fix="a question file holds [[questions]] tables (a suite file works too)",
+            fix="a question file holds [[questions]] and [decoders.TOOL] tables (a suite file"
+            " works too)",
             path=str(file),
         )
     try:
-        suite = Suite.model_validate({"questions": data.get("questions", [])})
+        return Suite.model_validate(
+            {"questions": data.get("questions", []), "decoders": data.get("decoders", {})}
+        )
     except ValidationError as exc:
         raise SuiteError(
             _describe(_first(exc), data),
             fix="see docs/suites.md for the question format",
             path=str(file),
         ) from exc
-    return suite.questions
 
 
 def grade_trace_file(
-    path: str | Path, question: Question, run: str | None = None, format_name: str | None = None
+    path: str | Path,
+    question: Question,
+    run: str | None = None,
+    format_name: str | None = None,
+    *,
+    strict: bool | None = None,
+    decoders: Sequence[Decoder] = (),
 ) -> CaseResult:
     """Read one trace file and grade it against a question, with no prediction.
 
@@ -152,6 +183,8 @@ def grade_trace_file(
         question: The question to grade.
         run: The name the result is reported under; the path when ``None``.
         format_name: Use this trace reader instead of detecting the format.
+        strict: See :func:`~tracegrade.observations.observe`.
+        decoders: Declared decoders for this run's tools.
 
     Raises:
         TraceFormatError: The trace is invalid.
@@ -160,14 +193,14 @@ def grade_trace_file(
     name = str(path)
     trace = read_trace(path, format_name=format_name)
     try:
-        graded = grade(trace, question)
+        graded = grade(trace, question, strict=strict, decoders=decoders)
     except TracegradeError as exc:
         exc.in_file(name)
         raise
     return CaseResult(run=run or name, grade=graded)
 
 
-def run_suite(loaded: LoadedSuite) -> Iterator[CaseResult]:
+def run_suite(loaded: LoadedSuite, *, strict: bool | None = None) -> Iterator[CaseResult]:
     """Grade every case in order, reading one trace at a time.
 
     Yields:
@@ -185,7 +218,13 @@ def run_suite(loaded: LoadedSuite) -> Iterator[CaseResult]:
                 fix="define the question in the suite",
                 path=str(loaded.path),
             )
-        result = grade_trace_file(loaded.trace_path(case.trace), question, run=case.trace)
+        result = grade_trace_file(
+            loaded.trace_path(case.trace),
+            question,
+            run=case.trace,
+            strict=loaded.suite.suite.strict if strict is None else strict,
+            decoders=loaded.decoders,
+        )
         if case.expect is not None:
             result = result.model_copy(
                 update={"expect": case.expect, "mismatches": check(result.grade, case.expect)}

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, StrictStr, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, model_validator
 
 from tracegrade.claims import Question
+from tracegrade.observations import DeclaredDecoder
 from tracegrade.verdicts import Expectation, Grade
 
 __all__ = ["Case", "CaseResult", "Suite", "SuiteSettings"]
@@ -39,11 +40,15 @@ class SuiteSettings(BaseModel):
         name: A name for reports.
         traces: Folder the case trace paths are relative to, itself relative to the suite
             file; defaults to the suite file's folder.
+        strict: Treat a tool result no decoder recognises as an error (native traces always
+            are strict unless this says false); by default results of other formats with no
+            decoder are read as plain text, and reports say so.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     name: StrictStr = ""
     traces: StrictStr = "."
+    strict: StrictBool | None = None
 
 
 class Suite(BaseModel):
@@ -53,12 +58,15 @@ class Suite(BaseModel):
         suite: Settings from the ``[suite]`` table.
         questions: Every question, ids unique.
         cases: The cases, in order.
+        decoders: ``[decoders.TOOL]`` tables: how this suite's tools' results become
+            observations (see :class:`~tracegrade.observations.DeclaredDecoder`).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     suite: SuiteSettings = SuiteSettings()
     questions: tuple[Question, ...] = ()
     cases: tuple[Case, ...] = ()
+    decoders: dict[str, DeclaredDecoder] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _unique_question_ids(self) -> Suite:

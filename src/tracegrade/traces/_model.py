@@ -30,48 +30,55 @@ Outcome = Literal["success", "failure", "partial"]
 # Strict scalars: a JSON boolean is not a number, 1 is not true and 7 is not "7".
 # Extra keys are ignored, as in the native format.
 _FRAME_CONFIG = ConfigDict(frozen=True, extra="ignore")
+
+
+class _FrameBase(BaseModel):
+    """What every frame has: where in the user's original file it came from."""
+
+    model_config = _FRAME_CONFIG
+    origin: StrictStr | None = None
+    """Where the frame came from in its source file ("message 3", "span 9f2c", "step 4"), so a
+    verdict can point back into it; ``None`` for native traces (the frame index says it)."""
+
+
 _NonEmpty = Annotated[StrictStr, Field(min_length=1)]
 _Count = Annotated[StrictInt, Field(ge=0)]
 
 
-class SystemFrame(BaseModel):
+class SystemFrame(_FrameBase):
     """The system prompt. Not evidence by default (a policy may opt in for figures).
 
     Other formats carry it; the native format has no system frame.
     """
 
-    model_config = _FRAME_CONFIG
     type: Literal["system"] = "system"
     content: StrictStr
 
 
-class UserFrame(BaseModel):
+class UserFrame(_FrameBase):
     """A human turn. Never evidence: the task text is not something a tool returned."""
 
-    model_config = _FRAME_CONFIG
     type: Literal["user"] = "user"
     content: StrictStr
 
 
-class AssistantFrame(BaseModel):
+class AssistantFrame(_FrameBase):
     """Text the model wrote; the last non-blank one is the final answer."""
 
-    model_config = _FRAME_CONFIG
     type: Literal["assistant"] = "assistant"
     content: StrictStr
 
 
-class ToolCallFrame(BaseModel):
+class ToolCallFrame(_FrameBase):
     """A call the model asked for. Its arguments are never evidence."""
 
-    model_config = _FRAME_CONFIG
     type: Literal["tool_call"] = "tool_call"
     id: StrictStr
     name: StrictStr
     args: Any = None
 
 
-class ToolResultFrame(BaseModel):
+class ToolResultFrame(_FrameBase):
     """What a tool returned for the call with the same ``id``.
 
     ``result`` is any JSON value; a missing result is kept as ``None`` and
@@ -80,7 +87,6 @@ class ToolResultFrame(BaseModel):
     ``ToolMessage.artifact``); it is never shown to the model and never evidence.
     """
 
-    model_config = _FRAME_CONFIG
     type: Literal["tool_result"] = "tool_result"
     id: StrictStr
     ok: StrictBool
@@ -88,20 +94,18 @@ class ToolResultFrame(BaseModel):
     artifact: Any = None
 
 
-class CompactionFrame(BaseModel):
+class CompactionFrame(_FrameBase):
     """The context was summarised. The summary is not evidence."""
 
-    model_config = _FRAME_CONFIG
     type: Literal["compaction"] = "compaction"
     before: _Count
     after: _Count
     summary: StrictStr
 
 
-class ApprovalFrame(BaseModel):
+class ApprovalFrame(_FrameBase):
     """A human allowed or denied a pending tool call."""
 
-    model_config = _FRAME_CONFIG
     type: Literal["approval"] = "approval"
     tool: StrictStr
     decision: Literal["allow", "deny"]
@@ -123,7 +127,8 @@ class Trace(BaseModel):
     """One recorded agent run.
 
     Attributes:
-        schema_version: Version of this model, for stored traces.
+        schema_version: Version of this model, for stored traces: 2 (version 1 is the
+            reference grader's native format, which the native reader also reads).
         id: The run's id as recorded.
         commit: The agent version that ran (a tag or a commit); ``None`` when the format
             does not record it.
@@ -136,11 +141,12 @@ class Trace(BaseModel):
         frames: The events of the run, in order.
         metadata: What the source format recorded beside the frames (a reward, a task id),
             as JSON values.
+        source_format: The reader that read it (``native``, ``openai-chat``, ...).
     """
 
     model_config = ConfigDict(frozen=True, extra="ignore")
 
-    schema_version: Literal[1] = 1
+    schema_version: Literal[2] = 2
     id: _NonEmpty
     commit: _NonEmpty | None = None
     model: _NonEmpty | None = None
@@ -149,6 +155,7 @@ class Trace(BaseModel):
     tokens: tuple[_Count, ...] = ()
     frames: Annotated[tuple[Frame, ...], Field(min_length=1)]
     metadata: dict[str, Any] = Field(default_factory=dict)
+    source_format: StrictStr = "native"
 
     @model_validator(mode="after")
     def _tokens_match_frames(self) -> Trace:

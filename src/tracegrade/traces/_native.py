@@ -20,7 +20,7 @@ __all__ = ["parse_native_trace"]
 
 _FRAME_TYPES = "user, assistant, tool_call, tool_result, compaction, approval"
 # The native format's keys; anything else in the file is ignored (not validated).
-_TRACE_KEYS = ("schema_version", "id", "commit", "model", "task", "outcome", "tokens", "frames")
+_TRACE_KEYS = ("id", "commit", "model", "task", "outcome", "tokens", "frames")
 _REQUIRED = ("id", "commit", "model", "task", "outcome", "tokens", "frames")
 _FRAME_KEYS = {
     "user": ("type", "content"),
@@ -77,6 +77,19 @@ def validate_native_trace(raw: Any, name: str = "<bytes>") -> Trace:  # noqa: AN
         raise TraceFormatError(
             f"a trace must be a JSON object, got {_json_type(raw)}",
             fix="a native trace is an object with id, commit, model, task, outcome, tokens, frames",
+            path=name,
+        )
+    version = raw.get("schema_version", 1)
+    if version == 2:  # tracegrade's full trace model, as `tracegrade convert` writes it
+        try:
+            return Trace.model_validate(raw)
+        except ValidationError as exc:
+            raise _format_error(exc.errors(include_url=False)[0], raw, name) from exc
+    if version != 1:
+        raise TraceFormatError(
+            f"field 'schema_version': {version!r} is not a version this tracegrade reads",
+            fix="versions read: 1 (the reference format, the default) and 2 (tracegrade's full"
+            " trace, written by `tracegrade convert`); upgrade tracegrade for newer files",
             path=name,
         )
     missing = [key for key in _REQUIRED if key not in raw]

@@ -26,7 +26,7 @@ from tracegrade.traces._reading import (
 from tracegrade.traces._registry import reader
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterable, Iterator
 
     from tracegrade.traces._model import Frame, Trace
 
@@ -45,23 +45,28 @@ def _looks_chat(name: str, head: bytes) -> bool:
     return starts_with(head, rb"\{") and b'"messages"' in head
 
 
+def _read_chat_lines(lines: Iterable[bytes], name: str) -> Iterator[Trace]:
+    """One run per line; the lines are read one at a time (a file streams)."""
+    stem = trace_stem(name)
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        where = f"line {number}"
+        yield _chat_trace(load_json(line, name, where), name, where, f"{stem}-line-{number}")
+
+
 @reader(
     "openai-chat",
     description="OpenAI chat messages or Responses items: a .json list or {'messages': [...]},"
     " or .jsonl with one run per line",
     can_read=_looks_chat,
+    read_lines=_read_chat_lines,
 )
 def _read_chat(data: bytes, name: str) -> Iterator[Trace]:
-    stem = trace_stem(name)
     if name.lower().endswith(".jsonl"):
-        for number, line in enumerate(data.splitlines(), start=1):
-            if not line.strip():
-                continue
-            where = f"line {number}"
-            raw = load_json(line, name, where)
-            yield _chat_trace(raw, name, where, f"{stem}-line-{number}")
+        yield from _read_chat_lines(iter(data.splitlines()), name)
         return
-    yield _chat_trace(load_json(data, name), name, "", stem)
+    yield _chat_trace(load_json(data, name), name, "", trace_stem(name))
 
 
 def _chat_trace(raw: Any, name: str, where: str, default_id: str) -> Trace:  # noqa: ANN401 - any JSON value
@@ -116,7 +121,10 @@ def chat_frames(messages: list[Any], name: str, where: str, ledger: CallLedger) 
                 fix=_FIX_MESSAGE,
                 path=name,
             )
-        frames.extend(_message_frames(message, name, at, ledger))
+        frames.extend(
+            frame.model_copy(update={"origin": at})
+            for frame in _message_frames(message, name, at, ledger)
+        )
     return frames
 
 

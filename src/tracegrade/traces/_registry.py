@@ -17,7 +17,7 @@ from tracegrade._plugins import load_plugins
 from tracegrade.errors import RegistryError, TraceFormatError
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    from collections.abc import Callable, Iterable, Iterator
 
     from tracegrade.traces._model import Trace
 
@@ -37,6 +37,8 @@ class TraceReader:
         read: Turns a file's bytes (and its name, for errors) into traces.
         can_read: Decides from the file name and its first bytes whether ``read`` applies.
         priority: Readers with a higher priority are asked first; ties keep registration order.
+        read_lines: For ``.jsonl`` files: turns the file's lines, read one at a time, into
+            traces, so memory stays flat however long the file.
     """
 
     name: str
@@ -44,6 +46,7 @@ class TraceReader:
     read: Callable[[bytes, str], Iterator[Trace]]
     can_read: Callable[[str, bytes], bool]
     priority: int = 0
+    read_lines: Callable[[Iterable[bytes], str], Iterator[Trace]] | None = None
 
 
 _READERS: dict[str, TraceReader] = {}
@@ -55,6 +58,7 @@ def reader(
     description: str,
     can_read: Callable[[str, bytes], bool],
     priority: int = 0,
+    read_lines: Callable[[Iterable[bytes], str], Iterator[Trace]] | None = None,
 ) -> Callable[[Callable[[bytes, str], Iterator[Trace]]], Callable[[bytes, str], Iterator[Trace]]]:
     """Register a trace reader under ``name``.
 
@@ -64,6 +68,7 @@ def reader(
         can_read: ``(file name, first bytes) -> bool``.
         priority: Higher is asked first (ties in registration order). Give a reader that
             accepts broad inputs a negative priority so specific formats are asked before it.
+        read_lines: Streams a ``.jsonl`` file line by line (see :class:`TraceReader`).
 
     Returns:
         A decorator that registers the read function and returns it unchanged.
@@ -77,7 +82,7 @@ def reader(
                 f"a trace reader named {name!r} is already registered",
                 fix="choose another name for the new reader",
             )
-        _READERS[name] = TraceReader(name, description, read, can_read, priority)
+        _READERS[name] = TraceReader(name, description, read, can_read, priority, read_lines)
         return read
 
     return register
@@ -132,23 +137,36 @@ def read_traces(source: str | Path | bytes, *, format_name: str | None = None) -
             breaks its format; the message names the file (and the frame).
     """
     if isinstance(source, bytes):
-        data, name = source, "<bytes>"
-    else:
-        name = str(source)
-        try:
-            data = Path(source).read_bytes()
-        except OSError as exc:
-            raise TraceFormatError(
-                f"cannot read the file ({exc.strerror or exc})",
-                fix="check that the path exists and is readable",
-                path=name,
-            ) from exc
-    # Bytes have no file name: readers judge them by their first bytes alone.
-    chosen = _choose(
-        name, "" if isinstance(source, bytes) else name, data[:SNIFF_BYTES], format_name
-    )
+        chosen = _choose("<bytes>", "", source[:SNIFF_BYTES], format_name)
+        yield from _traces(chosen, lambda: chosen.read(source, "<bytes>"), "<bytes>")
+        return
+    name = str(source)
     try:
-        yield from chosen.read(data, name)
+        with Path(source).open("rb") as file:
+            head = file.read(SNIFF_BYTES)
+            chosen = _choose(name, name, head, format_name)
+            if chosen.read_lines is not None and name.lower().endswith(".jsonl"):
+                file.seek(0)
+                read_lines = chosen.read_lines
+                yield from _traces(chosen, lambda: read_lines(file, name), name)
+                return
+            data = head + file.read()
+    except OSError as exc:
+        raise TraceFormatError(
+            f"cannot read the file ({exc.strerror or exc})",
+            fix="check that the path exists and is readable",
+            path=name,
+        ) from exc
+    yield from _traces(chosen, lambda: chosen.read(data, name), name)
+
+
+def _traces(chosen: TraceReader, read: Callable[[], Iterator[Trace]], name: str) -> Iterator[Trace]:
+    """Run a reader, marking each trace with its format and each error with the file."""
+    try:
+        for trace in read():
+            if trace.source_format != chosen.name:
+                trace = trace.model_copy(update={"source_format": chosen.name})  # noqa: PLW2901
+            yield trace
     except TraceFormatError as exc:
         exc.in_file(name)
         raise

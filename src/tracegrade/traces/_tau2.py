@@ -95,7 +95,10 @@ def _simulation_trace(simulation: Any, index: int, name: str, model: str | None)
                 fix=_FIX,
                 path=name,
             )
-        added = _message_frames(message, name, at, ledger)
+        added = [
+            frame.model_copy(update={"origin": at})
+            for frame in _message_frames(message, name, at, ledger)
+        ]
         if message.get("role") == "user":
             user_calls.extend(f.id for f in added if f.type == "tool_call")
         frames.extend(added)

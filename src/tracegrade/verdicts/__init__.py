@@ -17,6 +17,7 @@ from tracegrade.verdicts._model import (
     GradedFigure,
     Provenance,
     Sighting,
+    TextResult,
 )
 
 __all__ = [
@@ -28,6 +29,7 @@ __all__ = [
     "GradedFigure",
     "Provenance",
     "Sighting",
+    "TextResult",
     "check",
     "grade",
     "grade_answer",

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from tracegrade.claims import Claim, Question
-    from tracegrade.observations import LineObservation, Observations
+    from tracegrade.observations import Decoder, LineObservation, Observations
     from tracegrade.traces import Trace
 
 __all__ = [
@@ -147,17 +147,31 @@ def grade_observed(trace: Trace, question: Question, observations: Observations)
             "copies": copies,
             "final_answer": collapse(answer),
             "figures": grade_figures(trace, answer),
+            "as_text": [{"frame": frame, "tool": tool} for frame, tool in observations.as_text],
         }
     )
 
 
-def grade(trace: Trace, question: Question) -> Grade:
+def grade(
+    trace: Trace,
+    question: Question,
+    *,
+    strict: bool | None = None,
+    decoders: Sequence[Decoder] = (),
+) -> Grade:
     """Grade one run against one question.
+
+    Args:
+        trace: The run.
+        question: What it was asked, and how to check the answer.
+        strict: See :func:`~tracegrade.observations.observe` (default: strict for native
+            traces, lenient for other formats).
+        decoders: Extra decoders for this run's tools (a suite's ``[decoders.TOOL]``).
 
     Raises:
         UnreadableResultError: A tool result could not be decoded (see ``observe``).
     """
-    return grade_observed(trace, question, observe(trace))
+    return grade_observed(trace, question, observe(trace, strict=strict, decoders=decoders))
 
 
 def check(result: Grade, expectation: Expectation) -> tuple[str, ...]:

@@ -19,6 +19,7 @@ __all__ = [
     "GradedFigure",
     "Provenance",
     "Sighting",
+    "TextResult",
 ]
 
 AnswerGrade = Literal["success", "partial", "failure", "ungraded"]
@@ -82,6 +83,19 @@ class GradedFigure(BaseModel):
     evidence: tuple[str, ...]
 
 
+class TextResult(BaseModel):
+    """A tool result no decoder recognised, read as plain text (lenient mode).
+
+    Attributes:
+        frame: The result's frame index.
+        tool: The tool that returned it; its text observations are named after it.
+    """
+
+    model_config = _FROZEN
+    frame: int
+    tool: str
+
+
 class Grade(BaseModel):
     """Everything the grader concluded about one run.
 
@@ -100,6 +114,7 @@ class Grade(BaseModel):
         copies: Sightings of the tell anywhere else.
         final_answer: The final answer with whitespace collapsed.
         figures: Every figure of the (uncollapsed) final answer, read or unsupported.
+        as_text: Results no decoder recognised, read as plain text: said, never silent.
     """
 
     model_config = _FROZEN
@@ -117,6 +132,7 @@ class Grade(BaseModel):
     copies: tuple[Sighting, ...]
     final_answer: str
     figures: tuple[GradedFigure, ...] = ()
+    as_text: tuple[TextResult, ...] = ()
 
     @property
     def unsourced_figures(self) -> tuple[GradedFigure, ...]:

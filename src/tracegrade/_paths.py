@@ -1,4 +1,4 @@
-"""Argument paths: which slices of a tool call's arguments carry artifact values.
+"""JSON paths: which slices of a JSON value to read (guard scan slices, decoder fields).
 
 A path is dot-separated keys, each optionally followed by indexes::
 

@@ -1,0 +1,202 @@
+"""Reading throughput per trace format, against ``orjson.loads`` of the same bytes.
+
+For each format a generated file of about 50 MB (seeded; tool results of a few KB, as in real
+runs) is read whole with ``read_traces`` and parsed with ``orjson.loads``, alternately, in the
+same run. Peak memory is taken while reading. JSONL files are streamed line by line.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+import tracemalloc
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+from benchmarks._common import DATA, MB, Check, Section, size_text, table
+from tracegrade.traces import read_traces
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+
+GENERATOR_VERSION = 1
+HEADER = (
+    "format",
+    "file",
+    "frames",
+    "read MB/s",
+    "orjson MB/s",
+    "orjson / read",
+    "peak memory (tracemalloc)",
+)
+TARGET = 50 * MB
+WORDS = ["refund", "window", "policy", "customer", "order", "billing", "config", "days"]
+
+
+def _text(rng: random.Random, size: int) -> str:
+    words: list[str] = []
+    length = 0
+    while length < size:
+        word = rng.choice(WORDS) if rng.random() > 0.1 else f"${rng.randrange(10**6):,}"
+        words.append(word)
+        length += len(word) + 1
+    return " ".join(words)
+
+
+def _chat_run(rng: random.Random, turns: int) -> list[dict[str, Any]]:
+    messages: list[dict[str, Any]] = [{"role": "system", "content": "You are a billing agent."}]
+    for turn in range(turns):
+        messages.append({"role": "user", "content": _text(rng, 120)})
+        call = f"call_{turn}_{rng.randrange(10**9)}"
+        arguments = orjson.dumps({"q": _text(rng, 30)}).decode()
+        function = {"name": "search", "arguments": arguments}
+        tool_calls = [{"id": call, "type": "function", "function": function}]
+        messages.append({"role": "assistant", "content": None, "tool_calls": tool_calls})
+        messages.append({"role": "tool", "tool_call_id": call, "content": _text(rng, 3000)})
+        messages.append({"role": "assistant", "content": _text(rng, 300)})
+    return messages
+
+
+def _native_frames(rng: random.Random, turns: int) -> list[dict[str, Any]]:
+    frames: list[dict[str, Any]] = [{"type": "user", "content": _text(rng, 120)}]
+    for turn in range(turns):
+        path = f"docs/{turn}.md"
+        call = {"type": "tool_call", "id": f"c{turn}", "name": "read_file", "args": {"path": path}}
+        content = _text(rng, 3000)
+        body = {"ok": True, "file": path, "lines": content.count("\n") + 1, "content": content}
+        frames += [call, {"type": "tool_result", "id": f"c{turn}", "ok": True, "result": body}]
+    frames.append({"type": "assistant", "content": _text(rng, 300)})
+    return frames
+
+
+def _native(rng: random.Random) -> bytes:
+    frames = _native_frames(rng, TARGET // 3300)
+    head = {"id": "big", "commit": "v1", "model": "m", "task": "t", "outcome": "success"}
+    return orjson.dumps({**head, "tokens": [0] * len(frames), "frames": frames})
+
+
+def _openai_jsonl(rng: random.Random) -> bytes:
+    lines = []
+    size = 0
+    while size < TARGET:
+        line = orjson.dumps({"messages": _chat_run(rng, 8)})
+        lines.append(line)
+        size += len(line) + 1
+    return b"\n".join(lines) + b"\n"
+
+
+def _tau_bench(rng: random.Random) -> bytes:
+    records: list[dict[str, Any]] = []
+    size = 0
+    while size < TARGET:
+        info = {"task": {"instruction": _text(rng, 200), "actions": []}}
+        record: dict[str, Any] = {"task_id": len(records), "trial": 0}
+        record["reward"] = rng.choice([0.0, 1.0])
+        record |= {"traj": _chat_run(rng, 8), "info": info}
+        size += len(orjson.dumps(record))
+        records.append(record)
+    return orjson.dumps(records)
+
+
+def _tau2_messages(rng: random.Random, simulation: int) -> list[dict[str, Any]]:
+    messages: list[dict[str, Any]] = []
+    for turn in range(8):
+        call = f"call_{simulation}_{turn}"
+        tool_calls = [{"id": call, "name": "search", "arguments": {"q": _text(rng, 30)}}]
+        messages += [
+            {"role": "user", "content": _text(rng, 120), "turn_idx": 3 * turn},
+            {"role": "assistant", "content": None, "tool_calls": tool_calls},
+            {"role": "tool", "id": call, "content": _text(rng, 3000), "error": False},
+        ]
+    return messages
+
+
+def _tau2(rng: random.Random) -> bytes:
+    simulations: list[dict[str, Any]] = []
+    size = 0
+    while size < TARGET:
+        number = len(simulations)
+        simulation: dict[str, Any] = {"id": f"sim-{number}", "task_id": str(number), "trial": 0}
+        simulation |= {"reward_info": {"reward": 1.0}, "termination_reason": "user_stop"}
+        simulation["messages"] = _tau2_messages(rng, number)
+        size += len(orjson.dumps(simulation))
+        simulations.append(simulation)
+    run: dict[str, Any] = {"timestamp": "2026-11-30", "info": {}, "tasks": []}
+    run["simulation_index"] = None
+    return orjson.dumps({**run, "simulations": simulations})
+
+
+GENERATORS: dict[str, tuple[str, Callable[[random.Random], bytes]]] = {
+    "native": ("native.json", _native),
+    "openai-chat": ("chat.jsonl", _openai_jsonl),
+    "tau-bench": ("tau-bench.json", _tau_bench),
+    "tau2": ("tau2.json", _tau2),
+}
+
+
+def _file(name: str, generate: Callable[[random.Random], bytes]) -> Path:
+    folder = DATA / f"readers-v{GENERATOR_VERSION}"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    if not path.exists():
+        temporary = path.with_suffix(".tmp")
+        temporary.write_bytes(generate(random.Random(2026)))
+        temporary.replace(path)
+    return path
+
+
+def _orjson(path: Path) -> None:
+    data = path.read_bytes()
+    if path.suffix == ".jsonl":
+        for line in data.splitlines():
+            orjson.loads(line)
+    else:
+        orjson.loads(data)
+
+
+def _read(path: Path, reader: str) -> int:
+    return sum(len(trace.frames) for trace in read_traces(path, format_name=reader))
+
+
+def run_readers() -> Section:
+    """Time each format's reader against orjson on a generated ~50 MB file."""
+    rows = []
+    checks = []
+    for reader, (name, generate) in GENERATORS.items():
+        path = _file(name, generate)
+        size = path.stat().st_size
+        frames = _read(path, reader)  # warm-up, and the count for the table
+        reads, parses = [], []
+        for _ in range(3):
+            start = time.perf_counter()
+            _orjson(path)
+            parses.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            _read(path, reader)
+            reads.append(time.perf_counter() - start)
+        tracemalloc.start()
+        _read(path, reader)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        ratio = min(parses) / min(reads)
+        read_rate = f"{size / min(reads) / MB:,.1f}"
+        parse_rate = f"{size / min(parses) / MB:,.1f}"
+        rows.append(
+            (f"`{reader}`", size_text(size), f"{frames:,}", read_rate, parse_rate,
+             f"{ratio:.2f}", size_text(peak))
+        )  # fmt: skip
+        metric = f"read `{reader}`: orjson / read time"
+        checks.append(Check(metric, f"{ratio:.2f}", ">= 0.3", met=ratio >= 0.3))
+    body = [
+        (__doc__ or "").strip().split("\n\n", 1)[1],
+        "",
+        *table(HEADER, rows),
+        "",
+        (
+            "A whole-document format (one JSON value) is parsed whole, so its peak memory is of"
+            " the order of the file; JSONL files are read a line at a time."
+        ),
+    ]
+    return Section("8. Reading each format", tuple(body), tuple(checks))

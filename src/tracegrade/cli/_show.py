@@ -1,0 +1,141 @@
+"""``tracegrade show`` and ``tracegrade convert``: look at a normalised trace, or save it."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections import Counter
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+import click
+
+if TYPE_CHECKING:
+    from tracegrade.traces import Frame, Trace
+
+__all__ = ["convert_command", "show_command"]
+
+_SUMMARY = 100  # characters of a frame's text shown on its line
+
+
+def _short(text: str) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= _SUMMARY else flat[: _SUMMARY - 3] + "..."
+
+
+def _frame_line(index: int, frame: Frame) -> str:
+    import orjson
+
+    from tracegrade.figures import result_text
+    from tracegrade.traces import ApprovalFrame, CompactionFrame, ToolCallFrame, ToolResultFrame
+
+    if isinstance(frame, ToolCallFrame):
+        what = f"{frame.name} {_short(orjson.dumps(frame.args).decode())}"
+    elif isinstance(frame, ToolResultFrame):
+        status = "ok" if frame.ok else "FAILED"
+        what = f"[{frame.id}] {status} {_short(result_text(frame.result))}"
+    elif isinstance(frame, ApprovalFrame):
+        what = f"{frame.tool} {frame.decision}"
+    elif isinstance(frame, CompactionFrame):
+        what = f"{frame.before} -> {frame.after} tokens: {_short(frame.summary)}"
+    else:
+        what = _short(frame.content)
+    origin = f"  ({frame.origin})" if frame.origin else ""
+    return f"  {index:>4}  {frame.type:<12}{what}{origin}"
+
+
+def _text(path: Path, trace: Trace) -> str:
+    counts = Counter(frame.type for frame in trace.frames)
+    lines = [
+        f"{path} ({trace.id}, {trace.source_format})",
+        f"  frames       {len(trace.frames)}: "
+        + ", ".join(f"{kind} {count}" for kind, count in counts.items()),
+        f"  tools        {' > '.join(trace.tool_path) or '(none called)'}",
+        f"  final answer {_short(trace.final_answer) or '(none)'}",
+        "",
+        *(_frame_line(index, frame) for index, frame in enumerate(trace.frames)),
+    ]
+    return "\n".join(lines)
+
+
+@click.command("show")
+@click.argument("trace_file", type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--from", "format_name", metavar="FORMAT", help="Read with this trace reader.")
+@click.option(
+    "--format", "output_format", type=click.Choice(["text", "json"]), default="text",
+    show_default=True,
+)  # fmt: skip
+def show_command(
+    trace_file: Path, format_name: str | None, output_format: Literal["text", "json"]
+) -> None:
+    """Print the normalised trace(s) of TRACE_FILE: frames, counts, tool path, final answer.
+
+    \b
+    Example:
+      tracegrade show run.json
+      tracegrade show results.json --from tau-bench --format json
+    """
+    from tracegrade.traces import read_traces
+
+    traces = list(read_traces(trace_file, format_name=format_name))
+    if output_format == "json":
+        import orjson
+
+        data = [trace.model_dump(mode="json") for trace in traces]
+        click.echo(orjson.dumps(data, option=orjson.OPT_INDENT_2).decode())
+    else:
+        click.echo("\n\n".join(_text(trace_file, trace) for trace in traces))
+
+
+@click.command("convert")
+@click.argument("trace_file", type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--to", "target", type=click.Choice(["native"]), default="native", show_default=True)
+@click.option("--from", "format_name", metavar="FORMAT", help="Read with this trace reader.")
+@click.option(
+    "-o", "--output", type=click.Path(path_type=Path),
+    help="Write here (a file for one trace, a folder for several); default: stdout.",
+)  # fmt: skip
+def convert_command(
+    trace_file: Path, target: str, format_name: str | None, output: Path | None
+) -> None:
+    """Write TRACE_FILE's trace(s) as native JSON (schema_version 2), readable by every command.
+
+    A file holding several runs needs --output DIR: one TRACE_ID.json each. Files are
+    written whole or not at all.
+    """
+    import orjson
+
+    from tracegrade.traces import read_traces
+
+    del target  # one target so far
+    traces = list(read_traces(trace_file, format_name=format_name))
+    documents = [
+        (trace.id, orjson.dumps(trace.model_dump(mode="json"), option=orjson.OPT_INDENT_2))
+        for trace in traces
+    ]
+    if output is None:
+        if len(documents) != 1:
+            raise click.UsageError(
+                f"{trace_file} holds {len(documents)} runs: pass --output DIR for one file each"
+            )
+        click.echo(documents[0][1].decode())
+        return
+    if len(documents) == 1 and not output.is_dir():
+        _write_whole(output, documents[0][1])
+        return
+    output.mkdir(parents=True, exist_ok=True)
+    for trace_id, data in documents:
+        safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in trace_id)
+        _write_whole(output / f"{safe}.json", data)
+
+
+def _write_whole(path: Path, data: bytes) -> None:
+    """Write through a temporary file and rename, so a crash never leaves half a file."""
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(handle, "wb") as file:
+            file.write(data + b"\n")
+        Path(temporary).replace(path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

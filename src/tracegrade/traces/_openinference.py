@@ -1,0 +1,328 @@
+"""OpenInference spans: Phoenix span JSON, OTLP JSON exports, attribute maps.
+
+See docs/formats/openinference.md. Span kinds come from ``openinference.span.kind`` (or
+Phoenix's ``span_kind``); LLM spans carry ``llm.input_messages.<i>.message.*`` and
+``llm.output_messages.<i>.message.*``; TOOL spans carry ``tool.name``, the call id
+(``tool_call.id`` or ``tool.id``), the arguments in ``input.value`` and the result in
+``output.value``. The span tree is walked by :mod:`tracegrade.traces._span_walk`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+from tracegrade.errors import TraceFormatError
+from tracegrade.traces._reading import (
+    json_type,
+    parse_arguments,
+    starts_with,
+    suffix_ok,
+    trace_stem,
+)
+from tracegrade.traces._registry import reader
+from tracegrade.traces._span_walk import Call, Message, Reply, SpanRole, ToolRun, spans_trace
+from tracegrade.traces._spans import load_spans
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from tracegrade.traces._model import Trace
+    from tracegrade.traces._spans import Span
+
+__all__ = ["chat_message"]
+
+_FIX = "see docs/formats/openinference.md for the attributes read"
+_MARKERS = (
+    b"openinference.span.kind",
+    b'"span_kind"',
+    b"llm.input_messages",
+    b"llm.output_messages",
+    b'"input.value"',
+    b"llm.model_name",
+)
+_MESSAGE = re.compile(r"^llm\.(input|output)_messages\.(\d+)\.message\.(.+)$")
+_CALL = re.compile(r"^tool_calls\.(\d+)\.tool_call\.(.+)$")
+_PART = re.compile(r"^contents\.(\d+)\.message_content\.(.+)$")
+_ROLES = {
+    "system": "system",
+    "developer": "system",
+    "user": "user",
+    "human": "user",
+    "assistant": "assistant",
+    "model": "assistant",
+    "ai": "assistant",
+    "tool": "tool",
+    "function": "tool",
+}
+_LLM_KINDS = frozenset({"LLM"})
+
+
+def _looks_openinference(name: str, head: bytes) -> bool:
+    return (
+        suffix_ok(name, ".json", ".jsonl")
+        and starts_with(head, rb"[\[{]")
+        and any(marker in head for marker in _MARKERS)
+    )
+
+
+@reader(
+    "openinference",
+    description="OpenInference spans: Phoenix span JSON, an OTLP JSON export (.json/.jsonl)"
+    " or an attribute map with openinference.span.kind / llm.* / input.value",
+    can_read=_looks_openinference,
+    priority=10,
+)
+def _read_openinference(data: bytes, name: str) -> Iterator[Trace]:
+    for group in load_spans(data, name, trace_stem(name)):
+        yield spans_trace(group, OpenInference(), name)
+
+
+class OpenInference:
+    """The OpenInference attribute convention."""
+
+    def role(self, span: Span) -> SpanRole:
+        """LLM and TOOL spans by kind; a span with messages but no kind is an LLM span."""
+        attrs = span.attributes
+        kind = str(attrs.get("openinference.span.kind") or span.kind or "").upper()
+        if kind in _LLM_KINDS:
+            return "llm"
+        if kind == "TOOL":
+            return "tool"
+        if not kind and any(key.startswith("llm.input_messages.") for key in attrs):
+            return "llm"
+        return "other"
+
+    def messages(self, span: Span, name: str) -> tuple[list[Message], list[Message]]:
+        """The indexed messages; else the ``messages`` of a JSON ``input.value``."""
+        found: dict[str, dict[int, dict[str, Any]]] = {"input": {}, "output": {}}
+        for key, value in span.attributes.items():
+            match = _MESSAGE.match(key)
+            if match:
+                side, index, rest = match.groups()
+                found[side].setdefault(int(index), {})[rest] = value
+        inputs = [
+            _indexed(fields, span, f"llm.input_messages.{i}", name)
+            for i, fields in sorted(found["input"].items())
+        ]
+        outputs = [
+            _indexed(fields, span, f"llm.output_messages.{i}", name)
+            for i, fields in sorted(found["output"].items())
+        ]
+        if not inputs:
+            inputs = _value_messages(span, "input", name)
+        if not outputs:
+            outputs = _value_messages(span, "output", name)
+        return inputs, outputs
+
+    def tool(self, span: Span, name: str) -> ToolRun:
+        """Name, call id, arguments (``input.value``) and result (``output.value``)."""
+        attrs = span.attributes
+        tool = attrs.get("tool.name") or span.name
+        if not isinstance(tool, str) or not tool:
+            raise TraceFormatError(
+                f"{span.where}: the TOOL span has no 'tool.name' and no span name",
+                fix=_FIX,
+                path=name,
+            )
+        call_id = attrs.get("tool_call.id") or attrs.get("tool.id")
+        if call_id is not None and not isinstance(call_id, str):
+            call_id = str(call_id)
+        args = next(
+            (
+                attrs[key]
+                for key in ("input.value", "tool.arguments", "tool.args", "tool.input")
+                if key in attrs
+            ),
+            None,
+        )
+        return ToolRun(
+            id=call_id or None,
+            name=tool,
+            args=parse_arguments(args),
+            result=_tool_output(attrs.get("output.value")),
+            ok=not span.error,
+        )
+
+    def model(self, span: Span) -> str | None:
+        """``llm.model_name``."""
+        model = span.attributes.get("llm.model_name")
+        return model if isinstance(model, str) and model else None
+
+    def usage(self, span: Span) -> tuple[int | None, int | None]:
+        """``llm.token_count.prompt`` and ``.completion``."""
+        attrs = span.attributes
+        return _count(attrs.get("llm.token_count.prompt")), _count(
+            attrs.get("llm.token_count.completion")
+        )
+
+    def text_io(self, span: Span) -> tuple[str | None, str | None]:
+        """A root span's ``input.value`` / ``output.value`` when they are plain text."""
+        return _plain(span.attributes, "input"), _plain(span.attributes, "output")
+
+
+def _count(value: Any) -> int | None:  # noqa: ANN401 - any JSON value
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _plain(attrs: dict[str, Any], side: str) -> str | None:
+    value, mime = attrs.get(f"{side}.value"), attrs.get(f"{side}.mime_type")
+    if not isinstance(value, str) or mime not in (None, "text/plain"):
+        return None
+    if mime is None and value.lstrip().startswith(("{", "[")):
+        return None  # JSON with no mime type: a structured payload, not the user's words
+    return value
+
+
+def _tool_output(value: Any) -> Any:  # noqa: ANN401 - any JSON value
+    """``output.value``; a LangChain ToolMessage dump gives its content."""
+    if isinstance(value, str) and value.startswith("{") and '"type"' in value:
+        try:
+            parsed = orjson.loads(value)
+        except orjson.JSONDecodeError:
+            return value
+        data = parsed.get("data") if isinstance(parsed, dict) else None
+        if parsed.get("type") == "tool" and isinstance(data, dict) and "content" in data:
+            return data["content"]
+    return "" if value is None else value
+
+
+def _indexed(fields: dict[str, Any], span: Span, at: str, name: str) -> Message:
+    where = f"{span.where}: {at}"
+    role = _role(fields.get("role"), where, name)
+    calls: dict[int, dict[str, Any]] = {}
+    parts: dict[int, dict[str, Any]] = {}
+    for key, value in fields.items():
+        if match := _CALL.match(key):
+            calls.setdefault(int(match[1]), {})[match[2]] = value
+        elif match := _PART.match(key):
+            parts.setdefault(int(match[1]), {})[match[2]] = value
+    content = fields.get("content")
+    if content is not None and not isinstance(content, str):
+        content = orjson.dumps(content).decode()
+    texts = [
+        part["text"]
+        for _, part in sorted(parts.items())
+        if part.get("type", "text") == "text" and isinstance(part.get("text"), str)
+    ]
+    text = content if content is not None else "\n".join(texts)
+    origin = f"{span.origin}, {at}"
+    if role == "tool":
+        return Message("tool", "", origin, replies=(Reply(_id(fields.get("tool_call_id")), text),))
+    found: list[Call] = []
+    for number, call in sorted(calls.items()):
+        tool = call.get("function.name")
+        if not isinstance(tool, str) or not tool:
+            raise TraceFormatError(
+                f"{where}: tool call {number} has no 'tool_call.function.name'",
+                fix=_FIX,
+                path=name,
+            )
+        found.append(
+            Call(_id(call.get("id")), tool, parse_arguments(call.get("function.arguments")))
+        )
+    return Message(role, text, origin, calls=tuple(found))
+
+
+def _id(value: Any) -> str | None:  # noqa: ANN401 - any JSON value
+    if value is None or value == "":
+        return None
+    return value if isinstance(value, str) else str(value)
+
+
+def _role(role: Any, where: str, name: str) -> Any:  # noqa: ANN401 - the role literal
+    if isinstance(role, str) and role.lower() in _ROLES:
+        return _ROLES[role.lower()]
+    shown = "no role" if role is None else f"unknown role {role!r}"
+    raise TraceFormatError(
+        f"{where}: {shown}",
+        fix="a message's role is one of: system, developer, user, assistant, tool",
+        path=name,
+    )
+
+
+def _value_messages(span: Span, side: str, name: str) -> list[Message]:
+    """Messages in a JSON ``input.value`` (``{"messages": [...]}``) or ``output.value``."""
+    parsed = _json_object(span.attributes.get(f"{side}.value"))
+    if parsed is None:
+        return []
+    origin, where = f"{span.origin}, {side}.value", f"{span.where}: {side}.value"
+    if side == "input":
+        messages = parsed.get("messages")
+        if not isinstance(messages, list):
+            return []
+        return [
+            chat_message(m, f"{where} message {i}", origin, name) for i, m in enumerate(messages)
+        ]
+    choices = parsed.get("choices")
+    first = choices[0] if isinstance(choices, list) and choices else None
+    message = first.get("message") if isinstance(first, dict) else None
+    if isinstance(message, dict):
+        return [chat_message(message, where, origin, name)]
+    text = parsed.get("text")
+    return [Message("assistant", text, origin)] if isinstance(text, str) else []
+
+
+def _json_object(value: Any) -> dict[str, Any] | None:  # noqa: ANN401 - any JSON value
+    """A JSON object in a string attribute, or ``None`` (not JSON, or not an object)."""
+    if not isinstance(value, str) or not value.lstrip().startswith("{"):
+        return None
+    try:
+        parsed = orjson.loads(value)
+    except orjson.JSONDecodeError:
+        return None
+    return parsed if isinstance(parsed, dict) else None
+
+
+def chat_message(raw: Any, where: str, origin: str, name: str) -> Message:  # noqa: ANN401 - any JSON value
+    """One message in OTel GenAI parts form ``{role, parts}`` or OpenAI chat form.
+
+    Raises:
+        TraceFormatError: The message is not an object, or has an unknown role.
+    """
+    if not isinstance(raw, dict):
+        raise TraceFormatError(
+            f"{where}: a message must be a JSON object, got {json_type(raw)}", fix=_FIX, path=name
+        )
+    role = _role(raw.get("role"), where, name)
+    parts = raw.get("parts")
+    if isinstance(parts, list):
+        return _parts_message(role, parts, origin)
+    texts: list[str] = []
+    content = raw.get("content")
+    if isinstance(content, str):
+        texts.append(content)
+    elif isinstance(content, list):
+        texts.extend(
+            p["text"] for p in content if isinstance(p, dict) and isinstance(p.get("text"), str)
+        )
+    calls: list[Call] = []
+    for call in raw.get("tool_calls") or []:
+        function = call.get("function") if isinstance(call, dict) else None
+        body = function if isinstance(function, dict) else call
+        if isinstance(body, dict) and isinstance(body.get("name"), str):
+            arguments = parse_arguments(body.get("arguments"))
+            calls.append(Call(_id(call.get("id")), body["name"], arguments))
+    if role == "tool":
+        reply = Reply(_id(raw.get("tool_call_id") or raw.get("id")), "\n".join(texts))
+        return Message("tool", "", origin, replies=(reply,))
+    return Message(role, "\n".join(texts), origin, calls=tuple(calls))
+
+
+def _parts_message(role: Any, parts: list[Any], origin: str) -> Message:  # noqa: ANN401 - the role literal
+    """An OTel GenAI message: text, ``tool_call`` and ``tool_call_response`` parts."""
+    texts: list[str] = []
+    calls: list[Call] = []
+    replies: list[Reply] = []
+    for part in parts:
+        kind = part.get("type") if isinstance(part, dict) else None
+        if kind == "text" and isinstance(part.get("content"), str):
+            texts.append(part["content"])
+        elif kind == "tool_call" and isinstance(part.get("name"), str):
+            arguments = parse_arguments(part.get("arguments"))
+            calls.append(Call(_id(part.get("id")), part["name"], arguments))
+        elif kind == "tool_call_response":
+            replies.append(Reply(_id(part.get("id")), part.get("response")))
+    return Message(role, "\n".join(texts), origin, calls=tuple(calls), replies=tuple(replies))

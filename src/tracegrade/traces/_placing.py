@@ -1,0 +1,40 @@
+"""Helpers for the Inspect, ATIF and SWE-agent readers: frame origins and typed field access."""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+
+from tracegrade.errors import TraceFormatError
+from tracegrade.traces._reading import json_type
+
+__all__ = ["placed", "require_list", "require_object", "text_or_none"]
+
+_F = TypeVar("_F", bound=BaseModel)
+
+
+def placed(frame: _F, origin: str) -> _F:
+    """The frame with ``origin`` set: where in the source file it came from."""
+    return frame.model_copy(update={"origin": origin})
+
+
+def require_object(value: Any, what: str, name: str, fix: str) -> dict[str, Any]:  # noqa: ANN401 - any JSON value
+    """``value`` as a JSON object, or a TraceFormatError saying what it was instead."""
+    if not isinstance(value, dict):
+        raise TraceFormatError(
+            f"{what} must be a JSON object, got {json_type(value)}", fix=fix, path=name
+        )
+    return value
+
+
+def require_list(value: Any, what: str, name: str, fix: str) -> list[Any]:  # noqa: ANN401 - any JSON value
+    """``value`` as a JSON array, or a TraceFormatError saying what it was instead."""
+    if not isinstance(value, list):
+        raise TraceFormatError(f"{what} must be a list, got {json_type(value)}", fix=fix, path=name)
+    return value
+
+
+def text_or_none(value: Any) -> str | None:  # noqa: ANN401 - any JSON value
+    """A non-empty string as is; anything else as ``None`` (for optional names and ids)."""
+    return value if isinstance(value, str) and value else None

@@ -1,0 +1,310 @@
+"""Walk one trace's span tree into frames (shared by the OpenInference and OTel GenAI readers).
+
+Spans are visited depth first, siblings by start time (ties in file order). An LLM span
+contributes the messages of its input that no earlier LLM span of the same conversation
+sent (each call re-sends the whole history), then its output messages. A tool span
+contributes a ``tool_call`` (unless an LLM output already announced that call id), then its
+children, then the ``tool_result``. A result's value is what the model saw: the tool
+message of a later LLM input when there is one, else the tool span's own output.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+import orjson
+
+from tracegrade._text import is_blank
+from tracegrade.errors import TraceFormatError
+from tracegrade.traces._model import AssistantFrame, SystemFrame, UserFrame
+from tracegrade.traces._pairing import CallLedger
+from tracegrade.traces._reading import build_trace
+
+if TYPE_CHECKING:
+    from tracegrade.traces._model import Frame, Trace
+    from tracegrade.traces._spans import Span, SpanGroup
+
+__all__ = ["Call", "Convention", "Message", "Reply", "ToolRun", "spans_trace"]
+
+SpanRole = Literal["llm", "tool", "other"]
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """A tool call a message announces."""
+
+    id: str | None
+    name: str
+    args: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """A tool result a ``tool`` message carries."""
+
+    id: str | None
+    value: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """One chat message of an LLM span, in either convention."""
+
+    role: Literal["system", "user", "assistant", "tool"]
+    text: str
+    origin: str
+    calls: tuple[Call, ...] = ()
+    replies: tuple[Reply, ...] = ()
+
+    def key(self) -> bytes:
+        """What makes two messages the same message (the origin does not)."""
+        body = [self.role, self.text, [[c.id, c.name, c.args] for c in self.calls]]
+        body.append([[r.id, r.value] for r in self.replies])
+        return orjson.dumps(body, option=orjson.OPT_SORT_KEYS, default=str)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolRun:
+    """What a tool span says about one tool execution."""
+
+    id: str | None
+    name: str
+    args: Any
+    result: Any
+    ok: bool
+
+
+class Convention(Protocol):
+    """How one attribute convention spells LLM and tool spans."""
+
+    def role(self, span: Span) -> SpanRole:
+        """Whether the span is a model call, a tool execution or neither."""
+        ...
+
+    def messages(self, span: Span, name: str) -> tuple[list[Message], list[Message]]:
+        """The input and output messages of an LLM span."""
+        ...
+
+    def tool(self, span: Span, name: str) -> ToolRun:
+        """The execution a tool span records."""
+        ...
+
+    def model(self, span: Span) -> str | None:
+        """The model an LLM span called."""
+        ...
+
+    def usage(self, span: Span) -> tuple[int | None, int | None]:
+        """Input and output tokens of an LLM span."""
+        ...
+
+    def text_io(self, span: Span) -> tuple[str | None, str | None]:
+        """A root span's plain-text input and output (the user's request, the answer)."""
+        ...
+
+
+@dataclass
+class _Walk:
+    convention: Convention
+    name: str
+    seen_replies: dict[str, list[Any]]
+    ledger: CallLedger = field(default_factory=CallLedger)
+    frames: list[Frame] = field(default_factory=list)
+    threads: list[list[bytes]] = field(default_factory=list)
+    called: set[str] = field(default_factory=set)
+    awaiting_span: Counter[str] = field(default_factory=Counter)
+    awaiting_result: Counter[str] = field(default_factory=Counter)
+    span_runs: Counter[str] = field(default_factory=Counter)
+
+    def conversation(self, inputs: list[Message], outputs: list[Message]) -> None:
+        keys = [m.key() for m in inputs]
+        best, common = None, 0
+        for thread in self.threads:
+            shared = 0
+            for old, new in zip(thread, keys, strict=False):
+                if old != new:
+                    break
+                shared += 1
+            if shared > common:
+                best, common = thread, shared
+        for message in inputs[common:]:
+            self.message(message, announced=False)
+        for message in outputs:
+            self.message(message, announced=True)
+        sequence = keys + [m.key() for m in outputs]
+        if best is not None and common == len(best):
+            best[:] = sequence
+        else:
+            self.threads.append(sequence)
+
+    def message(self, message: Message, *, announced: bool) -> None:
+        origin = message.origin
+        if message.role == "system":
+            if not is_blank(message.text):
+                self.frames.append(SystemFrame(content=message.text, origin=origin))
+        elif message.role == "user":
+            if not is_blank(message.text) or not message.calls:
+                self.frames.append(UserFrame(content=message.text, origin=origin))
+        elif message.role == "assistant" and not is_blank(message.text):
+            self.frames.append(AssistantFrame(content=message.text, origin=origin))
+        for call in message.calls:
+            # A call in an output is new; a call in a re-sent history is new only once.
+            if not announced and call.id and call.id in self.called:
+                continue
+            self.call(call.id, call.name, call.args, origin)
+            if call.id:
+                self.awaiting_span[call.id] += 1
+        for reply in message.replies:
+            if reply.id and reply.id in self.called and not self.awaiting_result[reply.id]:
+                continue  # a tool span already gave this call its result
+            self.result(reply.id, reply.value, ok=True, origin=origin, where=origin)
+
+    def call(self, source_id: str | None, tool: str, args: Any, origin: str) -> None:  # noqa: ANN401 - any JSON value
+        frame = self.ledger.call(source_id, tool, args)
+        self.frames.append(frame.model_copy(update={"origin": origin}))
+        if source_id:
+            self.called.add(source_id)
+            self.awaiting_result[source_id] += 1
+
+    def result(
+        self,
+        source_id: str | None,
+        value: Any,  # noqa: ANN401 - any JSON value
+        *,
+        ok: bool,
+        origin: str,
+        where: str,
+    ) -> None:
+        frame = self.ledger.result(source_id, ok=ok, result=value)
+        if frame is None:
+            raise TraceFormatError(
+                f"{where}: a tool result with no call id and no call waiting for a result",
+                fix="give the tool message the id of the call it answers",
+                path=self.name,
+            )
+        self.frames.append(frame.model_copy(update={"origin": origin}))
+        if source_id and self.awaiting_result[source_id]:
+            self.awaiting_result[source_id] -= 1
+
+    def tool_span(self, span: Span, children: list[Span], visit: Any) -> None:  # noqa: ANN401 - the visitor
+        run = self.convention.tool(span, self.name)
+        # A span with no call id gets one of its own, so its result finds its call.
+        source_id = run.id or f"span-{span.span_id}"
+        if run.id and self.awaiting_span[run.id]:
+            self.awaiting_span[run.id] -= 1  # an LLM output announced this call
+        else:
+            self.call(source_id, run.name, run.args, span.origin)
+        for child in children:
+            visit(child)
+        value = run.result
+        if run.id:
+            seen = self.seen_replies.get(run.id, [])
+            if self.span_runs[run.id] < len(seen):
+                value = seen[self.span_runs[run.id]]  # the string the model saw
+            self.span_runs[run.id] += 1
+        if self.awaiting_result[source_id]:
+            self.result(source_id, value, ok=run.ok, origin=span.origin, where=span.where)
+
+
+def _seen_replies(spans: list[Span], convention: Convention, name: str) -> dict[str, list[Any]]:
+    """Each call id's results as later LLM inputs showed them, in conversation order."""
+    found: dict[tuple[str, int], Any] = {}
+    for span in spans:
+        if convention.role(span) != "llm":
+            continue
+        inputs, _ = convention.messages(span, name)
+        for index, message in enumerate(inputs):
+            for reply in message.replies:
+                if reply.id:
+                    found.setdefault((reply.id, index), reply.value)
+    replies: dict[str, list[Any]] = {}
+    for (call_id, _), value in sorted(found.items(), key=lambda item: item[0][1]):
+        replies.setdefault(call_id, []).append(value)
+    return replies
+
+
+def spans_trace(group: SpanGroup, convention: Convention, name: str) -> Trace:
+    """The trace of one span group.
+
+    Raises:
+        TraceFormatError: A span is malformed, or the trace has nothing to read.
+    """
+    spans = list(group.spans)
+    ids = {span.span_id for span in spans}
+    children: dict[str | None, list[Span]] = {}
+    for span in spans:
+        parent = span.parent_id if span.parent_id in ids else None
+        children.setdefault(parent, []).append(span)
+    for siblings in children.values():
+        siblings.sort(key=lambda s: (s.start is None, s.start or 0, s.order))
+    walk = _Walk(convention, name, _seen_replies(spans, convention, name))
+    models: list[str] = []
+    tokens = [0, 0, 0]  # input, output, spans that reported any
+
+    def visit(span: Span) -> None:
+        role = convention.role(span)
+        if role == "tool":
+            walk.tool_span(span, children.get(span.span_id, []), visit)
+            return
+        if role == "llm":
+            walk.conversation(*convention.messages(span, name))
+            model = convention.model(span)
+            if model and model not in models:
+                models.append(model)
+            used = convention.usage(span)
+            if used != (None, None):
+                tokens[0] += used[0] or 0
+                tokens[1] += used[1] or 0
+                tokens[2] += 1
+        for child in children.get(span.span_id, []):
+            visit(child)
+
+    roots = children.get(None, [])
+    for root in roots:
+        visit(root)
+    frames = walk.frames
+    task = _add_root_text(frames, roots[0] if roots else None, convention)
+    metadata: dict[str, Any] = {"spans": len(spans)}
+    if group.label is not None:
+        metadata["span_list"] = group.label
+    if roots and roots[0].name:
+        metadata["root_span"] = roots[0].name
+    session = next(
+        (s.attributes.get("session.id") for s in spans if "session.id" in s.attributes), None
+    )
+    if isinstance(session, str):
+        metadata["session_id"] = session
+    if len(models) > 1:
+        metadata["models"] = models
+    if tokens[2]:
+        metadata["usage"] = {"input_tokens": tokens[0], "output_tokens": tokens[1]}
+    trace = build_trace(
+        trace_id=group.trace_id,
+        frames=frames,
+        ledger=walk.ledger,
+        name=name,
+        where=f"trace {group.trace_id}",
+        model=models[0] if models else None,
+        metadata=metadata,
+    )
+    return trace.model_copy(update={"task": task}) if task else trace
+
+
+def _add_root_text(frames: list[Frame], root: Span | None, convention: Convention) -> str | None:
+    """Use the root span's text when the LLM spans gave no user message or no answer.
+
+    Returns:
+        The root's input when it is one of the user messages: the run's task.
+    """
+    if root is None or convention.role(root) != "other":
+        return None  # an LLM or tool root is read as such, not as the user's request
+    request, answer = convention.text_io(root)
+    users = [f.content for f in frames if isinstance(f, UserFrame) and not is_blank(f.content)]
+    if request and not is_blank(request) and not users:
+        frames.insert(0, UserFrame(content=request, origin=f"{root.origin}, input"))
+        users.append(request)
+    has_answer = any(isinstance(f, AssistantFrame) and not is_blank(f.content) for f in frames)
+    if answer and not is_blank(answer) and not has_answer:
+        frames.append(AssistantFrame(content=answer, origin=f"{root.origin}, output"))
+    return request if request in users else None
