@@ -10,6 +10,7 @@ Tree::
     ├── InputError (ValueError)           bad input or usage: exit code 2
     │   ├── TraceFormatError              a trace file is not valid JSON or breaks the frame schema
     │   ├── UnreadableResultError         a tool result no decoder recognises, or an orphan result
+    │   ├── ArtifactError                 a tool artifact breaks the grounding contract's schema
     │   ├── PolicyError                   a guard policy file is invalid
     │   ├── SuiteError                    a suite or question file is invalid
     │   │   └── UnknownQuestionError (KeyError)  a case names an undefined question
@@ -25,6 +26,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 __all__ = [
+    "ArtifactError",
     "InfrastructureError",
     "InputError",
     "PolicyError",
@@ -105,6 +107,14 @@ class UnreadableResultError(InputError):
 
     It is never turned into zero observations: a grade over unread evidence
     would be silently wrong.
+    """
+
+
+class ArtifactError(InputError):
+    """A tool artifact is invalid; the message names the tool call.
+
+    Empty or repeated result ids, a served range outside the document, keys the contract
+    does not allow.
     """
 
 

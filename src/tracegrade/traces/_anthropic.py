@@ -28,7 +28,7 @@ from tracegrade.traces._reading import (
 from tracegrade.traces._registry import reader
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterable, Iterator
 
     from tracegrade.traces._model import Frame, Trace
 
@@ -62,23 +62,29 @@ def _looks_anthropic(name: str, head: bytes) -> bool:
     return b'"messages"' in head and _SYSTEM_KEY.search(head.lstrip(b"\xef\xbb\xbf")) is not None
 
 
+def _read_anthropic_lines(lines: Iterable[bytes], name: str) -> Iterator[Trace]:
+    """One run per line, read one line at a time (a .jsonl file streams)."""
+    stem = trace_stem(name)
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        where = f"line {number}"
+        yield _run_trace(load_json(line, name, where), name, where, f"{stem}-line-{number}")
+
+
 @reader(
     "anthropic",
     description="Anthropic Messages API: a .json list of messages, a request {'system',"
     " 'messages'} or a response, or .jsonl with one run per line",
     can_read=_looks_anthropic,
     priority=5,  # after the formats at 10 (their logs may quote "stop_reason"), before openai-chat
+    read_lines=_read_anthropic_lines,
 )
 def _read_anthropic(data: bytes, name: str) -> Iterator[Trace]:
-    stem = trace_stem(name)
     if name.lower().endswith(".jsonl"):
-        for number, line in enumerate(data.splitlines(), start=1):
-            if not line.strip():
-                continue
-            where = f"line {number}"
-            yield _run_trace(load_json(line, name, where), name, where, f"{stem}-line-{number}")
+        yield from _read_anthropic_lines(iter(data.splitlines()), name)
         return
-    yield _run_trace(load_json(data, name), name, "", stem)
+    yield _run_trace(load_json(data, name), name, "", trace_stem(name))
 
 
 def _run_trace(raw: Any, name: str, where: str, default_id: str) -> Trace:  # noqa: ANN401 - any JSON value

@@ -24,10 +24,10 @@ from tracegrade.traces._reading import (
 )
 from tracegrade.traces._registry import reader
 from tracegrade.traces._span_walk import Call, Message, Reply, SpanRole, ToolRun, spans_trace
-from tracegrade.traces._spans import load_spans
+from tracegrade.traces._spans import load_span_lines, load_spans
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterable, Iterator
 
     from tracegrade.traces._model import Trace
     from tracegrade.traces._spans import Span
@@ -68,12 +68,18 @@ def _looks_openinference(name: str, head: bytes) -> bool:
     )
 
 
+def _read_openinference_lines(lines: Iterable[bytes], name: str) -> Iterator[Trace]:
+    for group in load_span_lines(lines, name, trace_stem(name)):
+        yield spans_trace(group, OpenInference(), name)
+
+
 @reader(
     "openinference",
     description="OpenInference spans: Phoenix span JSON, an OTLP JSON export (.json/.jsonl)"
     " or an attribute map with openinference.span.kind / llm.* / input.value",
     can_read=_looks_openinference,
     priority=10,
+    read_lines=_read_openinference_lines,
 )
 def _read_openinference(data: bytes, name: str) -> Iterator[Trace]:
     for group in load_spans(data, name, trace_stem(name)):

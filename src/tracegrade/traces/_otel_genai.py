@@ -26,10 +26,10 @@ from tracegrade.traces._reading import (
 )
 from tracegrade.traces._registry import reader
 from tracegrade.traces._span_walk import Message, SpanRole, ToolRun, spans_trace
-from tracegrade.traces._spans import load_spans
+from tracegrade.traces._spans import load_span_lines, load_spans
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterable, Iterator
 
     from tracegrade.traces._model import Trace
     from tracegrade.traces._spans import Span
@@ -52,12 +52,18 @@ def _looks_genai(name: str, head: bytes) -> bool:
     )
 
 
+def _read_genai_lines(lines: Iterable[bytes], name: str) -> Iterator[Trace]:
+    for group in load_span_lines(lines, name, trace_stem(name)):
+        yield spans_trace(group, OtelGenAI(), name)
+
+
 @reader(
     "otel-genai",
     description="OpenTelemetry GenAI spans (gen_ai.* attributes, execute_tool spans): an OTLP"
     " JSON export (.json/.jsonl), Phoenix-style span JSON or an attribute map",
     can_read=_looks_genai,
     priority=10,
+    read_lines=_read_genai_lines,
 )
 def _read_genai(data: bytes, name: str) -> Iterator[Trace]:
     for group in load_spans(data, name, trace_stem(name)):

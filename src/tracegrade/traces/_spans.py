@@ -14,10 +14,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tracegrade.errors import TraceFormatError
 from tracegrade.traces._reading import json_type, load_json
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 __all__ = ["Span", "SpanGroup", "load_spans", "short_id"]
 
@@ -84,6 +87,19 @@ def short_id(span_id: str) -> str:
     return span_id if len(span_id) <= 12 else f"{span_id[:8]}…"
 
 
+def load_span_lines(lines: Iterable[bytes], name: str, stem: str) -> list[SpanGroup]:
+    """The traces of a ``.jsonl`` span file, reading one line at a time.
+
+    Spans are grouped by trace id, so a file's spans are kept until its end; its text is not.
+    """
+    spans: list[Span] = []
+    for number, line in enumerate(lines, start=1):
+        if line.strip():
+            where = f"line {number}"
+            _collect(load_json(line, name, where), name, where, stem, spans)
+    return _group(spans, None)
+
+
 def load_spans(data: bytes, name: str, stem: str) -> list[SpanGroup]:
     """Every trace in a span file, grouped by trace id in order of first appearance.
 
@@ -91,13 +107,9 @@ def load_spans(data: bytes, name: str, stem: str) -> list[SpanGroup]:
         TraceFormatError: The file is not JSON, has no known shape, or a span is malformed;
             the message names the span (``span 3 (9f2c…)``).
     """
-    spans: list[Span] = []
     if name.lower().endswith(".jsonl"):
-        for number, line in enumerate(data.splitlines(), start=1):
-            if line.strip():
-                where = f"line {number}"
-                _collect(load_json(line, name, where), name, where, stem, spans)
-        return _group(spans, None)
+        return load_span_lines(iter(data.splitlines()), name, stem)
+    spans: list[Span] = []
     raw = load_json(data, name)
     if (
         isinstance(raw, dict)
