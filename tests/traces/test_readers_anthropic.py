@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.readers import format_error
 from tracegrade.errors import TraceFormatError
 from tracegrade.traces import (
     AssistantFrame,
@@ -24,12 +25,7 @@ FIXTURES = READERS / "anthropic"
 
 def fails(name: str, **options: str) -> str:
     """The message of the TraceFormatError raised for a fixture; it must name the file."""
-    path = FIXTURES / name
-    with pytest.raises(TraceFormatError) as caught:
-        list(read_traces(path, **options))
-    message = str(caught.value)
-    assert str(path) in message
-    return message
+    return format_error(FIXTURES / name, **options)
 
 
 def test_request_with_system_tool_use_and_tool_result_blocks() -> None:

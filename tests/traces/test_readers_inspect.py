@@ -10,6 +10,7 @@ import orjson
 import pytest
 
 from tests.conftest import corpus_root
+from tests.helpers.readers import format_error
 from tracegrade.errors import TraceFormatError
 from tracegrade.traces import (
     AssistantFrame,
@@ -33,12 +34,7 @@ def without_inspect_ai(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def fails(name: str, **options: str) -> str:
-    path = FIXTURES / name
-    with pytest.raises(TraceFormatError) as caught:
-        list(read_traces(path, **options))
-    message = str(caught.value)
-    assert str(path) in message
-    return message
+    return format_error(FIXTURES / name, **options)
 
 
 def test_valid_json_log() -> None:

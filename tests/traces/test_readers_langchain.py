@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import corpus_root
-from tracegrade.errors import TraceFormatError
+from tests.helpers.readers import format_error
 from tracegrade.traces import (
     AssistantFrame,
     SystemFrame,
@@ -35,12 +35,7 @@ RUN = ["user", "tool_call", "tool_result", "tool_call", "tool_result", "assistan
 
 def fails(name: str, **options: str) -> str:
     """The message of the TraceFormatError raised for a fixture; it must name the file."""
-    path = FIXTURES / name
-    with pytest.raises(TraceFormatError) as caught:
-        list(read_traces(path, **options))
-    message = str(caught.value)
-    assert str(path) in message
-    return message
+    return format_error(FIXTURES / name, **options)
 
 
 def detected(path: Path) -> str:

@@ -9,6 +9,7 @@ import orjson
 import pytest
 
 from tests.conftest import corpus_root
+from tests.helpers.readers import format_error
 from tracegrade.errors import TraceFormatError
 from tracegrade.traces import (
     AssistantFrame,
@@ -32,11 +33,7 @@ def corpus_file(folder: str, name: str) -> Path:
 
 
 def fails(path: Path, **options: str) -> str:
-    with pytest.raises(TraceFormatError) as caught:
-        list(read_traces(path, **options))
-    message = str(caught.value)
-    assert str(path) in message
-    return message
+    return format_error(path, **options)
 
 
 def without_origin(trace: Trace) -> list[dict[str, Any]]:

@@ -9,6 +9,7 @@ import orjson
 import pytest
 
 from tests.conftest import corpus_root
+from tests.helpers.readers import format_error
 from tracegrade.errors import TraceFormatError
 from tracegrade.traces import (
     AssistantFrame,
@@ -24,11 +25,7 @@ FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "readers" / "ot
 
 
 def fails(path: Path) -> str:
-    with pytest.raises(TraceFormatError) as caught:
-        list(read_traces(path))
-    message = str(caught.value)
-    assert str(path) in message
-    return message
+    return format_error(path)
 
 
 def test_valid_otlp_export() -> None:

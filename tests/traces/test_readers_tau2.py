@@ -9,6 +9,7 @@ import orjson
 import pytest
 
 from tests.conftest import corpus_root
+from tests.helpers.readers import format_error
 from tracegrade.errors import TraceFormatError
 from tracegrade.traces import (
     AssistantFrame,
@@ -23,12 +24,7 @@ REAL = "tau2_whissle-agent_airline.sample.json"
 
 
 def fails(name: str, **options: str) -> str:
-    path = FIXTURES / name
-    with pytest.raises(TraceFormatError) as caught:
-        list(read_traces(path, **options))
-    message = str(caught.value)
-    assert str(path) in message
-    return message
+    return format_error(FIXTURES / name, **options)
 
 
 def test_valid_simulations() -> None:

@@ -9,6 +9,7 @@ import orjson
 import pytest
 
 from tests.conftest import corpus_root
+from tests.helpers.readers import format_error
 from tracegrade.errors import TraceFormatError
 from tracegrade.traces import (
     SystemFrame,
@@ -24,12 +25,7 @@ REAL = "taubench_gpt-4o_airline.sample.json"
 
 
 def fails(name: str, **options: str) -> str:
-    path = FIXTURES / name
-    with pytest.raises(TraceFormatError) as caught:
-        list(read_traces(path, **options))
-    message = str(caught.value)
-    assert str(path) in message
-    return message
+    return format_error(FIXTURES / name, **options)
 
 
 def test_valid_records() -> None:
