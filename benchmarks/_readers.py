@@ -14,7 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from benchmarks import _reader_samples as samples
 from benchmarks._common import DATA, MB, Check, Section, size_text, table
+from benchmarks._reader_samples import TARGET
+from benchmarks._reader_samples import text as _text
 from tracegrade.traces import read_traces
 
 if TYPE_CHECKING:
@@ -31,18 +34,6 @@ HEADER = (
     "orjson / read",
     "peak memory (tracemalloc)",
 )
-TARGET = 50 * MB
-WORDS = ["refund", "window", "policy", "customer", "order", "billing", "config", "days"]
-
-
-def _text(rng: random.Random, size: int) -> str:
-    words: list[str] = []
-    length = 0
-    while length < size:
-        word = rng.choice(WORDS) if rng.random() > 0.1 else f"${rng.randrange(10**6):,}"
-        words.append(word)
-        length += len(word) + 1
-    return " ".join(words)
 
 
 def _chat_run(rng: random.Random, turns: int) -> list[dict[str, Any]]:
@@ -133,6 +124,13 @@ GENERATORS: dict[str, tuple[str, Callable[[random.Random], bytes]]] = {
     "openai-chat": ("chat.jsonl", _openai_jsonl),
     "tau-bench": ("tau-bench.json", _tau_bench),
     "tau2": ("tau2.json", _tau2),
+    "anthropic": ("anthropic.jsonl", samples.anthropic),
+    "langchain": ("langgraph-stream.jsonl", samples.langchain),
+    "openinference": ("openinference-spans.json", samples.openinference),
+    "otel-genai": ("otel-genai-otlp.json", samples.otel_genai),
+    "inspect": ("inspect-log.json", samples.inspect),
+    "atif": ("atif.json", samples.atif),
+    "swe-agent": ("swe-agent.traj", samples.swe_agent),
 }
 
 
@@ -196,7 +194,9 @@ def run_readers() -> Section:
         "",
         (
             "A whole-document format (one JSON value) is parsed whole, so its peak memory is of"
-            " the order of the file; JSONL files are read a line at a time."
+            " the order of the file; JSONL files are read a line at a time, except by"
+            " `langchain`, which parses every line first (to tell one stream of events from"
+            " runs, one a line)."
         ),
     ]
     return Section("8. Reading each format", tuple(body), tuple(checks))

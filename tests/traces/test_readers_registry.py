@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,11 +29,22 @@ def restore_readers() -> Iterator[None]:
     registry._READERS.update(saved)
 
 
-def test_specific_formats_are_asked_before_native() -> None:
-    names = [r.name for r in trace_readers()]
-    assert names.index("native") == len(names) - 1
-    assert {"openai-chat", "tau-bench", "tau2"} <= set(names)
-    assert trace_readers()[-1].priority == -100
+def test_native_claims_only_its_own_signature_first_and_any_object_last() -> None:
+    # (It used to be asked last; a native trace quoting span attributes was then misread.)
+    native = next(r for r in trace_readers() if r.name == "native")
+    assert native.priority > max(r.priority for r in trace_readers() if r.name != "native")
+    assert native.can_read("t.json", b'{"schema_version": 2, "id": "x"}')
+    assert native.can_read("t.json", b'{"id": "x", "commit": "c", "outcome": "success",'
+                                      b' "tokens": [], "frames": []}')  # fmt: skip
+    assert not native.can_read("t.json", b'{"messages": [{"role": "user"}]}')
+    assert native.fallback is not None
+    assert native.fallback("t.json", b'{"messages": []}')  # only after every reader said no
+
+
+def test_a_converted_trace_quoting_span_attributes_is_still_native() -> None:
+    quoting = {"type": "user", "content": "llm.input_messages openinference.span.kind"}
+    text = {"schema_version": 2, "id": "r", "task": "t", "frames": [quoting]}
+    assert read_trace(json.dumps(text).encode()).source_format == "native"
 
 
 @pytest.mark.parametrize(

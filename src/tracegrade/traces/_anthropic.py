@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from tracegrade.errors import TraceFormatError
 from tracegrade.traces._model import AssistantFrame, SystemFrame, UserFrame
 from tracegrade.traces._pairing import CallLedger
+from tracegrade.traces._placing import placed
 from tracegrade.traces._reading import (
     build_trace,
     json_type,
@@ -249,7 +250,7 @@ def _call(block: dict[str, Any], name: str, here: str, ledger: CallLedger) -> Fr
             path=name,
         )
     frame = ledger.call(call_id, tool, block.get("input"))
-    return frame.model_copy(update={"origin": here})
+    return placed(frame, here)
 
 
 def _result(block: dict[str, Any], name: str, here: str, ledger: CallLedger) -> Frame:
@@ -283,4 +284,4 @@ def _result(block: dict[str, Any], name: str, here: str, ledger: CallLedger) -> 
             fix="give the tool_result the tool_use_id of the call it answers",
             path=name,
         )
-    return frame.model_copy(update={"origin": here})
+    return placed(frame, here)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from tracegrade.errors import TraceFormatError
 from tracegrade.traces._model import AssistantFrame, SystemFrame, UserFrame
+from tracegrade.traces._placing import placed
 from tracegrade.traces._reading import json_type, parse_arguments, parts_text
 
 if TYPE_CHECKING:
@@ -407,7 +408,7 @@ def message_frames(message: LcMessage, ledger: CallLedger, name: str, at: str) -
             frames.append(AssistantFrame(content=message.text, origin=at))
         for number, (call_id, tool, args) in enumerate(message.calls):
             call = ledger.call(call_id, tool, args)
-            frames.append(call.model_copy(update={"origin": f"{at}, tool call {number}"}))
+            frames.append(placed(call, f"{at}, tool call {number}"))
     elif message.kind in ("tool", "function"):
         # A legacy FunctionMessage names no call: it answers the earliest open call.
         call_id = message.tool_call_id if message.kind == "tool" else None
@@ -420,5 +421,5 @@ def message_frames(message: LcMessage, ledger: CallLedger, name: str, at: str) -
                 fix="give the ToolMessage the tool_call_id of the call it answers",
                 path=name,
             )
-        frames.append(result.model_copy(update={"origin": at}))
+        frames.append(placed(result, at))
     return frames

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -32,18 +33,35 @@ _FRAME_KEYS = {
 }
 
 
-def _looks_native(name: str, head: bytes) -> bool:
+def _json_object(name: str, head: bytes) -> bool:
     # Key order is free, so 'frames' may come after a long header: any JSON object will do.
     # Bytes without a name ("") are judged by their content alone.
     suffix_ok = not name or name.lower().endswith(".json")
     return suffix_ok and head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{")
 
 
+_VERSION_2 = re.compile(rb'\A\s*\{\s*"schema_version"\s*:\s*2\b')
+
+
+def _looks_native(name: str, head: bytes) -> bool:
+    """Surely native: schema_version 2 first, or the reference format's keys near the top.
+
+    `tracegrade convert` writes schema_version first, so a trace that quotes another format's
+    keys in its text (span attributes, say) is still read as native.
+    """
+    if not _json_object(name, head):
+        return False
+    if _VERSION_2.match(head):
+        return True
+    return all(key in head for key in (b'"frames"', b'"tokens"', b'"outcome"', b'"commit"'))
+
+
 @reader(
     "native",
     description="tracegrade's own JSON trace: a .json file holding one object with 'frames'",
     can_read=_looks_native,
-    priority=-100,  # any JSON object passes its check: every specific format is asked first
+    priority=20,  # its own signature beats any content a trace may quote (span attributes...)
+    fallback=_json_object,  # any other JSON object, when no reader recognises it
 )
 def _read_native(data: bytes, name: str) -> Iterator[Trace]:
     yield parse_native_trace(data, name)

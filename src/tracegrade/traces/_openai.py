@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from tracegrade.errors import TraceFormatError
 from tracegrade.traces._model import AssistantFrame, SystemFrame, UserFrame
 from tracegrade.traces._pairing import CallLedger
+from tracegrade.traces._placing import placed
 from tracegrade.traces._reading import (
     build_trace,
     json_type,
@@ -121,10 +122,7 @@ def chat_frames(messages: list[Any], name: str, where: str, ledger: CallLedger) 
                 fix=_FIX_MESSAGE,
                 path=name,
             )
-        frames.extend(
-            frame.model_copy(update={"origin": at})
-            for frame in _message_frames(message, name, at, ledger)
-        )
+        frames.extend(placed(frame, at) for frame in _message_frames(message, name, at, ledger))
     return frames
 
 

@@ -39,6 +39,8 @@ class TraceReader:
         priority: Readers with a higher priority are asked first; ties keep registration order.
         read_lines: For ``.jsonl`` files: turns the file's lines, read one at a time, into
             traces, so memory stays flat however long the file.
+        fallback: A broader check, tried only after every reader's ``can_read`` said no (the
+            native reader takes any remaining JSON object, to report what it lacks).
     """
 
     name: str
@@ -47,6 +49,7 @@ class TraceReader:
     can_read: Callable[[str, bytes], bool]
     priority: int = 0
     read_lines: Callable[[Iterable[bytes], str], Iterator[Trace]] | None = None
+    fallback: Callable[[str, bytes], bool] | None = None
 
 
 _READERS: dict[str, TraceReader] = {}
@@ -59,6 +62,7 @@ def reader(
     can_read: Callable[[str, bytes], bool],
     priority: int = 0,
     read_lines: Callable[[Iterable[bytes], str], Iterator[Trace]] | None = None,
+    fallback: Callable[[str, bytes], bool] | None = None,
 ) -> Callable[[Callable[[bytes, str], Iterator[Trace]]], Callable[[bytes, str], Iterator[Trace]]]:
     """Register a trace reader under ``name``.
 
@@ -69,6 +73,7 @@ def reader(
         priority: Higher is asked first (ties in registration order). Give a reader that
             accepts broad inputs a negative priority so specific formats are asked before it.
         read_lines: Streams a ``.jsonl`` file line by line (see :class:`TraceReader`).
+        fallback: A broader check tried after every ``can_read`` said no.
 
     Returns:
         A decorator that registers the read function and returns it unchanged.
@@ -82,7 +87,9 @@ def reader(
                 f"a trace reader named {name!r} is already registered",
                 fix="choose another name for the new reader",
             )
-        _READERS[name] = TraceReader(name, description, read, can_read, priority, read_lines)
+        _READERS[name] = TraceReader(
+            name, description, read, can_read, priority, read_lines, fallback
+        )
         return read
 
     return register
@@ -112,6 +119,9 @@ def _choose(name: str, file_name: str, head: bytes, format_name: str | None) -> 
     ordered = _ordered()
     for candidate in ordered:
         if candidate.can_read(file_name, head):
+            return candidate
+    for candidate in ordered:
+        if candidate.fallback is not None and candidate.fallback(file_name, head):
             return candidate
     known = "; ".join(f"{r.name} ({r.description})" for r in ordered)
     raise TraceFormatError(

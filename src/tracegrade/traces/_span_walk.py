@@ -20,6 +20,7 @@ from tracegrade._text import is_blank
 from tracegrade.errors import TraceFormatError
 from tracegrade.traces._model import AssistantFrame, SystemFrame, UserFrame
 from tracegrade.traces._pairing import CallLedger
+from tracegrade.traces._placing import placed
 from tracegrade.traces._reading import build_trace
 
 if TYPE_CHECKING:
@@ -162,7 +163,7 @@ class _Walk:
 
     def call(self, source_id: str | None, tool: str, args: Any, origin: str) -> None:  # noqa: ANN401 - any JSON value
         frame = self.ledger.call(source_id, tool, args)
-        self.frames.append(frame.model_copy(update={"origin": origin}))
+        self.frames.append(placed(frame, origin))
         if source_id:
             self.called.add(source_id)
             self.awaiting_result[source_id] += 1
@@ -183,7 +184,7 @@ class _Walk:
                 fix="give the tool message the id of the call it answers",
                 path=self.name,
             )
-        self.frames.append(frame.model_copy(update={"origin": origin}))
+        self.frames.append(placed(frame, origin))
         if source_id and self.awaiting_result[source_id]:
             self.awaiting_result[source_id] -= 1
 

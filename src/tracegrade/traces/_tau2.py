@@ -13,6 +13,7 @@ from tracegrade.errors import TraceFormatError
 from tracegrade.traces._model import AssistantFrame, SystemFrame, UserFrame
 from tracegrade.traces._openai import message_text, result_value, tool_call_frames
 from tracegrade.traces._pairing import CallLedger
+from tracegrade.traces._placing import placed
 from tracegrade.traces._reading import build_trace, json_type, load_json, starts_with, suffix_ok
 from tracegrade.traces._registry import reader
 
@@ -95,10 +96,7 @@ def _simulation_trace(simulation: Any, index: int, name: str, model: str | None)
                 fix=_FIX,
                 path=name,
             )
-        added = [
-            frame.model_copy(update={"origin": at})
-            for frame in _message_frames(message, name, at, ledger)
-        ]
+        added = [placed(frame, at) for frame in _message_frames(message, name, at, ledger)]
         if message.get("role") == "user":
             user_calls.extend(f.id for f in added if f.type == "tool_call")
         frames.extend(added)
