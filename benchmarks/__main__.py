@@ -4,7 +4,8 @@ Items: (1) the real traces graded in memory against ``orjson.loads``; (2) a gene
 100+ MB corpus streamed one file at a time, with memory; (3) the ``tracegrade grade``
 command against interpreter start-up; then cProfile hot spots; (5) unsourced figures on
 FaithBench; (6) the runtime guard's check cost against history length, and against a naive
-rebuild; (7) the guard replayed over real tau-bench and tau2 airline runs. Items 1 and 3
+rebuild; (7) the guard replayed over real tau-bench and tau2 airline runs; (8) reading each
+trace format from a generated ~50 MB file against ``orjson.loads``. Items 1 and 3
 need the real corpus (``$TRACEGRADE_CORPUS/nine-commits/traces``), item 5
 ``$TRACEGRADE_CORPUS/faithbench/faithbench.jsonl``, item 7 ``$TRACEGRADE_CORPUS/tau_bench``;
 each is skipped without it.
@@ -26,6 +27,7 @@ from benchmarks._common import DATA, REPO, Check, Section, corpus_traces, table
 from benchmarks._faithbench import run_faithbench
 from benchmarks._guard import run_guard
 from benchmarks._profile import lower_cost, run_profile
+from benchmarks._readers import run_readers
 from benchmarks._real import load_blobs, run_real
 from benchmarks._stream import run_stream
 from benchmarks._taubench import run_taubench
@@ -158,6 +160,9 @@ def main() -> None:
 
     _say("7. guard replay on tau-bench and tau2 airline runs")
     sections.append(run_taubench())
+
+    _say("8. reading each trace format (~50 MB generated files)")
+    sections.append(run_readers())
 
     elapsed = time.perf_counter() - started
     header = [
