@@ -20,6 +20,7 @@ PUBLIC_MODULES = [
     "tracegrade.errors",
     "tracegrade.figures",
     "tracegrade.guard",
+    "tracegrade.contract",
 ]
 
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import click
 
 from tracegrade import __version__
+from tracegrade.cli._contract import contract_group
 from tracegrade.cli._grade import grade_command
 from tracegrade.cli._guard import guard_group
 from tracegrade.cli._show import convert_command, show_command
@@ -33,6 +34,7 @@ cli.add_command(grade_command)
 cli.add_command(guard_group)
 cli.add_command(show_command)
 cli.add_command(convert_command)
+cli.add_command(contract_group)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
