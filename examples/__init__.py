@@ -1,0 +1,1 @@
+"""Example agents, importable as packages by their tests."""
