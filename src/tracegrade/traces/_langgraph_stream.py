@@ -83,6 +83,9 @@ class _Stream:
     skipped: Counter[str] = field(default_factory=Counter)
     thread_id: str | None = None
     last_chunk: str | None = None
+    # Messages of ``values`` states by their exact JSON: every state re-sends the whole list,
+    # and the same JSON parses to the same message (dumps tells 1, 1.0 and true apart).
+    states: dict[bytes, LcMessage] = field(default_factory=dict)
 
     def complete(self, raw: Any, at: str, after: str | None) -> str:  # noqa: ANN401 - any JSON value
         """Record a whole message; a new one goes right after ``after`` (or at the end)."""
@@ -122,11 +125,7 @@ class _Stream:
     def state(self, messages: list[Any], at: str) -> None:
         """A full message list (a ``values`` state): new messages keep their place in it."""
         parsed = [
-            (
-                raw,
-                f"{at}, message {number}",
-                parse_message(raw, self.name, f"{at}, message {number}"),
-            )
+            (raw, f"{at}, message {number}", self._state_message(raw, f"{at}, message {number}"))
             for number, raw in enumerate(messages)
         ]
         keys = [_key(raw, message) for raw, _, message in parsed]
@@ -139,6 +138,14 @@ class _Stream:
             entry = self.entries[key]
             entry.complete, entry.origin = message, here
             previous = key
+
+    def _state_message(self, raw: Any, at: str) -> LcMessage:  # noqa: ANN401 - any JSON value
+        """A state's message, parsed once per distinct JSON (messages are not changed later)."""
+        text = orjson.dumps(raw)
+        message = self.states.get(text)
+        if message is None:
+            message = self.states[text] = parse_message(raw, self.name, at)
+        return message
 
 
 def _key(raw: Any, message: LcMessage) -> str:  # noqa: ANN401 - any JSON value

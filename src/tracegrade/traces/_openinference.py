@@ -10,6 +10,7 @@ Phoenix's ``span_kind``); LLM spans carry ``llm.input_messages.<i>.message.*`` a
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -87,7 +88,31 @@ def _read_openinference(data: bytes, name: str) -> Iterator[Trace]:
 
 
 class OpenInference:
-    """The OpenInference attribute convention."""
+    """The OpenInference attribute convention (one instance per trace)."""
+
+    def __init__(self) -> None:
+        # The last message read at each (side, index) with its fields. Every LLM span re-sends
+        # the whole history, so most messages have the fields already read at their index.
+        self._read: dict[tuple[str, int], tuple[dict[str, Any], Message]] = {}
+
+    def _indexed(
+        self,
+        fields: dict[str, Any],
+        span: Span,
+        side: str,
+        index: int,
+        name: str,
+    ) -> Message:
+        at = f"llm.{side}_messages.{index}"
+        last = self._read.get((side, index))
+        if last is not None and last[0] == fields:
+            # The same fields read the same, but for where they are (the origin).
+            return last[1].moved(f"{span.origin}, {at}")
+        message = _indexed(fields, span, at, name)
+        # Only string fields are remembered: 1 == 1.0 == True, but they read differently.
+        if all(type(value) is str for value in fields.values()):
+            self._read[side, index] = (fields, message)
+        return message
 
     def role(self, span: Span) -> SpanRole:
         """LLM and TOOL spans by kind; a span with messages but no kind is an LLM span."""
@@ -103,20 +128,20 @@ class OpenInference:
 
     def messages(self, span: Span, name: str) -> tuple[list[Message], list[Message]]:
         """The indexed messages; else the ``messages`` of a JSON ``input.value``."""
-        found: dict[str, dict[int, dict[str, Any]]] = {"input": {}, "output": {}}
+        found: dict[tuple[str, int], dict[str, Any]] = {}
         for key, value in span.attributes.items():
-            match = _MESSAGE.match(key)
-            if match:
-                side, index, rest = match.groups()
-                found[side].setdefault(int(index), {})[rest] = value
-        inputs = [
-            _indexed(fields, span, f"llm.input_messages.{i}", name)
-            for i, fields in sorted(found["input"].items())
-        ]
-        outputs = [
-            _indexed(fields, span, f"llm.output_messages.{i}", name)
-            for i, fields in sorted(found["output"].items())
-        ]
+            field = _message_field(key)  # cached: the same keys come back in every span
+            if field is not None:
+                at, rest = field
+                fields = found.get(at)
+                if fields is None:
+                    fields = found[at] = {}
+                fields[rest] = value
+        inputs: list[Message] = []
+        outputs: list[Message] = []
+        for (side, index), fields in sorted(found.items()):  # inputs first, each by index
+            read = self._indexed(fields, span, side, index, name)
+            (inputs if side == "input" else outputs).append(read)
         if not inputs:
             inputs = _value_messages(span, "input", name)
         if not outputs:
@@ -195,15 +220,23 @@ def _tool_output(value: Any) -> Any:  # noqa: ANN401 - any JSON value
     return "" if value is None else value
 
 
+@lru_cache(maxsize=4096)
+def _message_field(key: str) -> tuple[tuple[str, int], str] | None:
+    """``((side, index), field)`` of an ``llm.<side>_messages.<i>.message.<field>`` key."""
+    match = _MESSAGE.match(key)
+    return None if match is None else ((match[1], int(match[2])), match[3])
+
+
 def _indexed(fields: dict[str, Any], span: Span, at: str, name: str) -> Message:
     where = f"{span.where}: {at}"
     role = _role(fields.get("role"), where, name)
     calls: dict[int, dict[str, Any]] = {}
     parts: dict[int, dict[str, Any]] = {}
     for key, value in fields.items():
-        if match := _CALL.match(key):
+        # Most fields are plain (role, content): test the prefix before running a regex.
+        if key.startswith("tool_calls.") and (match := _CALL.match(key)):
             calls.setdefault(int(match[1]), {})[match[2]] = value
-        elif match := _PART.match(key):
+        elif key.startswith("contents.") and (match := _PART.match(key)):
             parts.setdefault(int(match[1]), {})[match[2]] = value
     content = fields.get("content")
     if content is not None and not isinstance(content, str):

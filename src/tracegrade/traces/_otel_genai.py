@@ -71,7 +71,40 @@ def _read_genai(data: bytes, name: str) -> Iterator[Trace]:
 
 
 class OtelGenAI:
-    """The OTel GenAI attribute convention."""
+    """The OTel GenAI attribute convention (one instance per trace)."""
+
+    def __init__(self) -> None:
+        # The last JSON list of messages read for each attribute: its text and its messages.
+        # Every model call re-sends the whole history, so a span's list is mostly the last one.
+        self._lists: dict[str, tuple[str, list[Message]]] = {}
+
+    def _message_list(self, value: Any, span: Span, key: str, name: str) -> list[Message]:  # noqa: ANN401 - any JSON value
+        """:func:`_message_list`, parsing only what follows the last list of ``key``."""
+        if not isinstance(value, str):
+            return _message_list(value, span, key, name)
+        origin = f"{span.origin}, {key}"
+        seen: list[Message] = []
+        parsed: Any = None
+        if (last := self._lists.get(key)) is not None:
+            text, messages = last
+            if value == text:
+                seen, parsed = messages, []
+            elif value.startswith(text[:-1]) and value[len(text) - 1 : len(text)] == ",":
+                # "[a, b]" then "[a, b, c]": what follows the old elements parses as "[c]". A
+                # list of nothing ("[a, b,]") is not valid JSON as a whole: parse it all below.
+                with contextlib.suppress(orjson.JSONDecodeError):
+                    parsed = orjson.loads("[" + value[len(text) :])
+                if isinstance(parsed, list) and parsed:
+                    seen = messages
+                else:
+                    parsed = None
+        # With the old messages reused, placeholders stand for them in the parsed list.
+        parsed = _json(value, span, key, name) if parsed is None else [None] * len(seen) + parsed
+        found = [m.moved(f"{origin}[{index}]") for index, m in enumerate(seen)]
+        found += _parsed_messages(parsed, span, key, name, start=len(seen))
+        if isinstance(parsed, list) and found and value.endswith("]"):
+            self._lists[key] = (value, found)
+        return found
 
     def role(self, span: Span) -> SpanRole:
         """``execute_tool`` is a tool span; a model operation or messages make an LLM span."""
@@ -112,9 +145,9 @@ class OtelGenAI:
         elif isinstance(system, str):
             inputs.append(Message("system", system, f"{span.origin}, gen_ai.system_instructions"))
         key = "gen_ai.input.messages" if "gen_ai.input.messages" in attrs else "gen_ai.prompt"
-        inputs.extend(_message_list(attrs.get(key), span, key, name))
+        inputs.extend(self._message_list(attrs.get(key), span, key, name))
         key = "gen_ai.output.messages" if "gen_ai.output.messages" in attrs else "gen_ai.completion"
-        outputs = _message_list(attrs.get(key), span, key, name)
+        outputs = self._message_list(attrs.get(key), span, key, name)
         for number, (event, fields) in enumerate(span.events):
             origin, where = (
                 f"{span.origin}, event {number}",
@@ -192,7 +225,17 @@ def _json(value: Any, span: Span, key: str, name: str) -> Any:  # noqa: ANN401 -
 
 
 def _message_list(value: Any, span: Span, key: str, name: str) -> list[Message]:  # noqa: ANN401 - any JSON value
-    parsed = _json(value, span, key, name)
+    return _parsed_messages(_json(value, span, key, name), span, key, name)
+
+
+def _parsed_messages(
+    parsed: Any,  # noqa: ANN401 - any JSON value
+    span: Span,
+    key: str,
+    name: str,
+    start: int = 0,
+) -> list[Message]:
+    """The messages of an attribute's parsed value, from list index ``start`` on."""
     origin = f"{span.origin}, {key}"
     if parsed is None:
         return []
@@ -210,7 +253,7 @@ def _message_list(value: Any, span: Span, key: str, name: str) -> list[Message]:
         )
     return [
         chat_message(message, f"{span.where}: {key}[{index}]", f"{origin}[{index}]", name)
-        for index, message in enumerate(parsed)
+        for index, message in enumerate(parsed[start:], start)
     ]
 
 

@@ -58,12 +58,21 @@ class Message:
     origin: str
     calls: tuple[Call, ...] = ()
     replies: tuple[Reply, ...] = ()
+    # key(), once computed, shared with moved() copies: every LLM span re-sends the history,
+    # and each message's key is compared again.
+    _key: list[bytes] = field(default_factory=list, repr=False, compare=False)
 
     def key(self) -> bytes:
         """What makes two messages the same message (the origin does not)."""
-        body = [self.role, self.text, [[c.id, c.name, c.args] for c in self.calls]]
-        body.append([[r.id, r.value] for r in self.replies])
-        return orjson.dumps(body, option=orjson.OPT_SORT_KEYS, default=str)
+        if not self._key:
+            body = [self.role, self.text, [[c.id, c.name, c.args] for c in self.calls]]
+            body.append([[r.id, r.value] for r in self.replies])
+            self._key.append(orjson.dumps(body, option=orjson.OPT_SORT_KEYS, default=str))
+        return self._key[0]
+
+    def moved(self, origin: str) -> Message:
+        """The same message read at another place (a re-sent history); it shares the key."""
+        return Message(self.role, self.text, origin, self.calls, self.replies, self._key)
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,13 +217,10 @@ class _Walk:
             self.result(source_id, value, ok=run.ok, origin=span.origin, where=span.where)
 
 
-def _seen_replies(spans: list[Span], convention: Convention, name: str) -> dict[str, list[Any]]:
+def _seen_replies(said: dict[int, tuple[list[Message], list[Message]]]) -> dict[str, list[Any]]:
     """Each call id's results as later LLM inputs showed them, in conversation order."""
     found: dict[tuple[str, int], Any] = {}
-    for span in spans:
-        if convention.role(span) != "llm":
-            continue
-        inputs, _ = convention.messages(span, name)
+    for inputs, _ in said.values():
         for index, message in enumerate(inputs):
             for reply in message.replies:
                 if reply.id:
@@ -239,7 +245,14 @@ def spans_trace(group: SpanGroup, convention: Convention, name: str) -> Trace:
         children.setdefault(parent, []).append(span)
     for siblings in children.values():
         siblings.sort(key=lambda s: (s.start is None, s.start or 0, s.order))
-    walk = _Walk(convention, name, _seen_replies(spans, convention, name))
+    # Each LLM span's messages, read once (by id(span)) for both passes: reading them is
+    # most of the cost, as every call re-sends the whole history.
+    said = {
+        id(span): convention.messages(span, name)
+        for span in spans
+        if convention.role(span) == "llm"
+    }
+    walk = _Walk(convention, name, _seen_replies(said))
     models: list[str] = []
     tokens = [0, 0, 0]  # input, output, spans that reported any
 
@@ -249,7 +262,7 @@ def spans_trace(group: SpanGroup, convention: Convention, name: str) -> Trace:
             walk.tool_span(span, children.get(span.span_id, []), visit)
             return
         if role == "llm":
-            walk.conversation(*convention.messages(span, name))
+            walk.conversation(*said[id(span)])
             model = convention.model(span)
             if model and model not in models:
                 models.append(model)

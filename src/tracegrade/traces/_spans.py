@@ -365,7 +365,11 @@ def flatten(attributes: dict[str, Any]) -> dict[str, Any]:
 def _flatten(value: Any, prefix: str, out: dict[str, Any]) -> None:  # noqa: ANN401 - any JSON value
     if isinstance(value, dict) and (value or not prefix):
         for key, item in value.items():
-            _flatten(item, f"{prefix}.{key}" if prefix else str(key), out)
+            at = f"{prefix}.{key}" if prefix else str(key)
+            if isinstance(item, (dict, list)):
+                _flatten(item, at, out)
+            else:
+                out[at] = item  # a scalar, stored as the else branch below would, minus a call
     elif (
         isinstance(value, list)
         and value
