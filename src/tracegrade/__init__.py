@@ -5,7 +5,10 @@ The pipeline, one subpackage per stage (data flows one way)::
     traces -> observations -> claims -> support -> verdicts -> report
     (read)    (decode)        (assert)  (evidence) (grade)     (render)
 
-``suites`` reads suite files and runs their cases; ``cli`` is the command line.
+Beside it: ``figures`` (what a figure is and when it is sourced, shared by the grader and
+the guard), ``guard`` (stop an unsourced figure before a tool writes it), ``contract`` (tool
+artifacts that prove what was read, their validator and the agent-quality gate), ``suites``
+(suite files), ``cli`` (the command line).
 """
 
 __version__ = "0.1.0"
