@@ -21,6 +21,7 @@ PUBLIC_MODULES = [
     "tracegrade.figures",
     "tracegrade.guard",
     "tracegrade.contract",
+    "tracegrade.evals",
 ]
 
 

@@ -12,6 +12,7 @@ Tree::
     │   ├── UnreadableResultError         a tool result no decoder recognises, or an orphan result
     │   ├── ArtifactError                 a tool artifact breaks the grounding contract's schema
     │   ├── PolicyError                   a guard policy file is invalid
+    │   ├── ProjectError                  a project file (tracegrade.toml) or @touchpoint is invalid
     │   ├── SuiteError                    a suite or question file is invalid
     │   │   └── UnknownQuestionError (KeyError)  a case names an undefined question
     │   └── RegistryError                 a plugin registration is invalid (duplicate name)
@@ -30,6 +31,7 @@ __all__ = [
     "InfrastructureError",
     "InputError",
     "PolicyError",
+    "ProjectError",
     "RegistryError",
     "SuiteError",
     "TraceFormatError",
@@ -120,6 +122,36 @@ class ArtifactError(InputError):
 
 class PolicyError(InputError):
     """A guard policy file is invalid (unknown key, bad path syntax, wrong type)."""
+
+
+class ProjectError(InputError):
+    """A project file (``tracegrade.toml``) or a ``@touchpoint`` declaration is invalid.
+
+    The message names the file (or the Python function), the touchpoint and the field.
+    It is bad input: exit code 2.
+
+    Attributes:
+        touchpoint: The touchpoint id (or its position, when it has no valid id).
+        field: The contract field at fault, dotted (``baseline.min``).
+    """
+
+    def __init__(
+        self,
+        what: str,
+        *,
+        fix: str = "",
+        path: str | None = None,
+        touchpoint: str | None = None,
+        field: str | None = None,
+    ) -> None:
+        where = []
+        if touchpoint is not None:
+            where.append(f"touchpoint {touchpoint}")
+        if field is not None:
+            where.append(f"field {field!r}")
+        super().__init__(f"{', '.join(where)}: {what}" if where else what, fix=fix, path=path)
+        self.touchpoint = touchpoint
+        self.field = field
 
 
 class SuiteError(InputError):
