@@ -22,6 +22,7 @@ PUBLIC_MODULES = [
     "tracegrade.guard",
     "tracegrade.contract",
     "tracegrade.evals",
+    "tracegrade.metrics",
 ]
 
 
