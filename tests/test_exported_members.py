@@ -23,6 +23,7 @@ PUBLIC_MODULES = [
     "tracegrade.contract",
     "tracegrade.evals",
     "tracegrade.metrics",
+    "tracegrade.store",
 ]
 
 

@@ -8,9 +8,11 @@ from typing import TYPE_CHECKING
 import click
 
 from tracegrade import __version__
+from tracegrade.cli._baseline import baseline_group
 from tracegrade.cli._contract import contract_group
 from tracegrade.cli._grade import grade_command
 from tracegrade.cli._guard import guard_group
+from tracegrade.cli._run import run_command
 from tracegrade.cli._show import convert_command, show_command
 from tracegrade.errors import TracegradeError
 
@@ -35,6 +37,8 @@ cli.add_command(guard_group)
 cli.add_command(show_command)
 cli.add_command(convert_command)
 cli.add_command(contract_group)
+cli.add_command(run_command)
+cli.add_command(baseline_group)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -5,9 +5,18 @@ A project file (``tracegrade.toml``) and ``@touchpoint`` declarations fill one r
 contract (:func:`registry_version`) and each touchpoint's files are hashed to show drift
 (:func:`file_hashes`, :func:`drift`). A suite's results become :class:`CaseOutcome` values,
 their :func:`metric_for` and :func:`spread` feed :func:`judge`, and :func:`exit_code` turns
-the verdicts into the run's exit code. Everything but the loader is pure (docs/evals.md).
+the verdicts into the run's exit code. :func:`run_evals` runs a lane's suites through an
+:class:`Executor` and stores every case result; :func:`compare_runs` sets two runs side by
+side. Everything but the loader and the runner is pure (docs/evals.md, docs/run.md).
 """
 
+from tracegrade.evals._compare import (
+    CaseShift,
+    RunComparison,
+    Shift,
+    TouchpointShift,
+    compare_runs,
+)
 from tracegrade.evals._contract import (
     CONTRACT_SCHEMA_VERSION,
     DEFAULT_STORE_URL,
@@ -23,7 +32,9 @@ from tracegrade.evals._contract import (
     TouchpointKind,
     registry_version,
 )
+from tracegrade.evals._dispatch import INFRA_EXIT_CODES, PreparedSuite, WorkUnit, prepare_suite
 from tracegrade.evals._drift import Change, FileDrift, drift
+from tracegrade.evals._executor import Executor, LocalExecutor, RayExecutor, UnitWork
 from tracegrade.evals._judge import (
     EXIT_BAD_INPUT,
     EXIT_FAILED,
@@ -61,6 +72,7 @@ from tracegrade.evals._registry import (
     unregister_touchpoint,
 )
 from tracegrade.evals._retry import infra_status, is_infra, retry_infra
+from tracegrade.evals._runner import RUN_SCHEMA_VERSION, RunReport, TouchpointReport, run_evals
 
 __all__ = [
     "CONFIDENCE",
@@ -70,22 +82,32 @@ __all__ = [
     "EXIT_FAILED",
     "EXIT_HELD",
     "EXIT_INFRA",
+    "INFRA_EXIT_CODES",
     "METRIC_NAMES",
     "PROJECT_FILE",
+    "RUN_SCHEMA_VERSION",
     "VERDICT_SCHEMA_VERSION",
     "Baseline",
     "CaseOutcome",
+    "CaseShift",
     "Change",
+    "Executor",
     "ExitDecision",
     "FileDrift",
     "GroundingShape",
     "Lane",
+    "LocalExecutor",
     "Metric",
     "Outcome",
     "OutputFormat",
+    "PreparedSuite",
     "Project",
     "ProjectConfig",
+    "RayExecutor",
+    "RunComparison",
+    "RunReport",
     "Severity",
+    "Shift",
     "Spread",
     "Status",
     "StoreSettings",
@@ -94,7 +116,12 @@ __all__ = [
     "Touchpoint",
     "TouchpointEntry",
     "TouchpointKind",
+    "TouchpointReport",
+    "TouchpointShift",
     "TouchpointVerdict",
+    "UnitWork",
+    "WorkUnit",
+    "compare_runs",
     "contract_outcomes",
     "drift",
     "exit_code",
@@ -107,10 +134,12 @@ __all__ = [
     "load_project",
     "metric_for",
     "parse_command_output",
+    "prepare_suite",
     "registered_touchpoints",
     "registry_version",
     "replay_outcomes",
     "retry_infra",
+    "run_evals",
     "spread",
     "suite_outcomes",
     "touchpoint",

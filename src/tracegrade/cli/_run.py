@@ -1,0 +1,197 @@
+"""``tracegrade run``: run a project's touchpoints, store every case result, report the verdicts."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+import click
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+    from contextlib import AbstractContextManager
+
+    from tracegrade.evals import Project, RunReport, TouchpointReport
+    from tracegrade.store import Store
+
+__all__ = ["open_project_store", "project_file", "run_command"]
+
+
+def project_file(target: Path) -> Path:
+    """The project file: ``target`` itself, or ``tracegrade.toml`` in the folder it names."""
+    from tracegrade.evals import PROJECT_FILE
+
+    return target / PROJECT_FILE if target.is_dir() else target
+
+
+def open_project_store(project: Project | None, url: str | None) -> Store:
+    """The store ``--store`` names, else the project's; opened (and migrated)."""
+    from tracegrade.store import open_store
+
+    if url is None and project is not None:
+        url = project.store_url
+    return open_store(url)
+
+
+@click.command("run")
+@click.argument("target", default="tracegrade.toml", type=click.Path(path_type=Path, exists=False))
+@click.option(
+    "--lane",
+    type=click.Choice(["pr", "nightly"]),
+    help="pr: each touchpoint's repeats; nightly: its nightly_repeats. Default pr (a resumed"
+    " run keeps its lane).",
+)
+@click.option(
+    "--touchpoint",
+    "touchpoints",
+    multiple=True,
+    metavar="ID",
+    help="Run only this touchpoint (repeatable), whatever its lanes.",
+)
+@click.option(
+    "--executor",
+    type=click.Choice(["local", "ray"]),
+    default="local",
+    show_default=True,
+    help="local: this process (threads with --workers); ray: Ray tasks (the ray extra;"
+    " RAY_ADDRESS names a cluster).",
+)
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--resume", "resume", metavar="RUN_ID", help="Finish an interrupted run.")
+@click.option("--store", "store_url", metavar="URL", help="The store (default: the project's).")
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+)
+def run_command(
+    *,
+    target: Path,
+    lane: Literal["pr", "nightly"] | None,
+    touchpoints: tuple[str, ...],
+    executor: Literal["local", "ray"],
+    workers: int,
+    resume: str | None,
+    store_url: str | None,
+    output_format: Literal["text", "json"],
+) -> None:
+    """Run the touchpoints of TARGET (a tracegrade.toml, or its folder; default ./tracegrade.toml).
+
+    Every case result is stored as soon as it is known; a killed run continues with
+    --resume RUN_ID without running finished cases again. Exit code 0 every block
+    touchpoint held (warn failures are printed); 1 a block touchpoint failed; 2 bad input;
+    3 only infrastructure problems.
+
+    \b
+    Examples:
+      tracegrade run examples/project
+      tracegrade run --lane nightly --workers 4 --format json
+      tracegrade run --resume 20250101T120000Z-3f9a2c
+    """
+    from tracegrade.evals import LocalExecutor, RayExecutor, load_project, run_evals
+
+    path = project_file(target)
+    project = load_project(path)
+    chosen = RayExecutor(workers=workers) if executor == "ray" else LocalExecutor(workers)
+    store = open_project_store(project, store_url)
+    try:
+        with _progress(output_format == "text") as progress:
+            report = run_evals(
+                project,
+                store,
+                lane=lane,
+                touchpoints=touchpoints,
+                executor=chosen,
+                resume=resume,
+                progress=progress,
+            )
+    finally:
+        store.close()
+    if output_format == "json":
+        click.echo(report.model_dump_json(indent=2))
+    else:
+        click.echo(render_run(report), nl=False)
+        _footer(report)
+    if report.exit_code:
+        sys.exit(report.exit_code)
+
+
+def _progress(show: bool) -> AbstractContextManager[Callable[[int, int], None] | None]:
+    from contextlib import contextmanager
+
+    @contextmanager
+    def bar() -> Iterator[Callable[[int, int], None] | None]:
+        if not show or not sys.stderr.isatty():
+            yield None
+            return
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+        with Progress(
+            "[progress.description]{task.description}",
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=Console(stderr=True),
+            transient=True,
+        ) as shown:
+            task = shown.add_task("running", total=None)
+
+            def update(done: int, total: int) -> None:
+                shown.update(task, completed=done, total=total)
+
+            yield update
+
+    return bar()
+
+
+def _value(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}".rstrip("0").rstrip(".") if value else "0"
+
+
+def _drift(report: TouchpointReport) -> str:
+    if report.drift is None:
+        return "-"
+    if not report.drift:
+        return "none"
+    return ", ".join(f"{change.change} {change.path}" for change in report.drift)
+
+
+def render_run(report: RunReport) -> str:
+    """The text report: a header, then one line per touchpoint."""
+    resumed = f", {report.units_skipped} done before resuming" if report.resumed else ""
+    lines = [
+        (
+            f"run {report.run_id}  lane {report.lane}  registry {report.registry_version[:12]}"
+            f"  {report.units} units{resumed}"
+        )
+    ]
+    width = max((len(t.touchpoint) for t in report.touchpoints), default=10)
+    for item in report.touchpoints:
+        verdict = item.verdict
+        lines.append(
+            f"{item.touchpoint:<{width}}  {item.severity:<5}  {verdict.status:<10}"
+            f"  metric {_value(verdict.metric.value):<5}  baseline {_value(verdict.baseline):<5}"
+            f"  drift {_drift(item)}  | {verdict.sentence}"
+        )
+    return "".join(f"{line}\n" for line in lines)
+
+
+def _label(item: TouchpointReport) -> str:
+    verdict = item.verdict
+    if verdict.status == "infra" or (verdict.failed and item.severity == "infra"):
+        return "infra"
+    if verdict.failed:
+        return "FAILED" if item.severity == "block" else "warning"
+    return "note"
+
+
+def _footer(report: RunReport) -> None:
+    shown = set(report.printed)
+    for item in report.touchpoints:
+        if item.verdict.sentence in shown:
+            click.echo(f"{_label(item)}: {item.verdict.sentence}", err=True)
+    click.echo(f"{report.reason} (exit {report.exit_code}); run id {report.run_id}", err=True)

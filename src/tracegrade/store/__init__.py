@@ -1,0 +1,40 @@
+"""The results store: runs, case results, baselines and touchpoint versions.
+
+:class:`Store` is the protocol the runner, CLI and web UI use. :func:`open_store` opens
+the SQL implementation (a SQLite file by default, PostgreSQL by URL) and migrates it to
+the newest schema; :class:`InMemoryStore` is the fake with the same behaviour.
+See ``docs/store.md``.
+"""
+
+from tracegrade.store._memory import InMemoryStore
+from tracegrade.store._protocol import Store
+from tracegrade.store._records import (
+    BaselineRecord,
+    CaseKey,
+    CaseResultRecord,
+    JsonObject,
+    Outcome,
+    RunRecord,
+    RunStatus,
+    TouchpointVersionRecord,
+    build_baselines,
+)
+from tracegrade.store._sql import SqlStore, open_store
+from tracegrade.store._url import DEFAULT_URL
+
+__all__ = [
+    "DEFAULT_URL",
+    "BaselineRecord",
+    "CaseKey",
+    "CaseResultRecord",
+    "InMemoryStore",
+    "JsonObject",
+    "Outcome",
+    "RunRecord",
+    "RunStatus",
+    "SqlStore",
+    "Store",
+    "TouchpointVersionRecord",
+    "build_baselines",
+    "open_store",
+]

@@ -1,0 +1,1 @@
+"""Alembic migrations of the store; run by ``tracegrade.store.open_store``."""
