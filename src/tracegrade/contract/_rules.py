@@ -11,12 +11,12 @@ shared configuration::
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationError, field_validator
 
+from tracegrade._toml import read_toml
 from tracegrade.errors import InputError
 
 __all__ = ["ContractRules", "load_contract_rules", "parse_contract_rules"]
@@ -95,16 +95,5 @@ def load_contract_rules(path: str | Path) -> ContractRules:
         InputError: The file is unreadable, not TOML, or its rules are invalid.
     """
     file = Path(path)
-    try:
-        data = tomllib.loads(file.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise InputError(
-            f"cannot read the file ({exc.strerror or exc})",
-            fix="check that the path exists and is readable",
-            path=str(file),
-        ) from exc
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise InputError(
-            f"not valid TOML ({exc})", fix="fix the TOML syntax at that place", path=str(file)
-        ) from exc
+    data = read_toml(file, InputError)
     return parse_contract_rules(data, str(file))

@@ -17,7 +17,6 @@ arguments never are. A guarded tool's own results are not sources unless named i
 
 from __future__ import annotations
 
-import tomllib
 from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Annotated, Any
@@ -25,6 +24,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, ValidationError
 
 from tracegrade._paths import ArgPath, PathSyntaxError
+from tracegrade._toml import read_toml
 from tracegrade.errors import PolicyError
 
 __all__ = ["GuardPolicy", "SourcePolicy", "ToolRule", "load_policy", "parse_policy"]
@@ -134,16 +134,5 @@ def load_policy(path: str | Path) -> GuardPolicy:
         PolicyError: The file is unreadable, not TOML, or not a valid policy.
     """
     file = Path(path)
-    try:
-        data = tomllib.loads(file.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise PolicyError(
-            f"cannot read the file ({exc.strerror or exc})",
-            fix="check that the path exists and is readable",
-            path=str(file),
-        ) from exc
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise PolicyError(
-            f"not valid TOML ({exc})", fix="fix the TOML syntax at that place", path=str(file)
-        ) from exc
+    data = read_toml(file, PolicyError)
     return parse_policy(data, str(file))

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
+from tracegrade._toml import read_toml
 from tracegrade.errors import SuiteError, TracegradeError, UnknownQuestionError
 from tracegrade.observations import declared_decoders
 from tracegrade.suites._model import CaseResult, Suite
@@ -49,25 +49,6 @@ class LoadedSuite:
         return self.traces_dir / trace
 
 
-def _read_toml(path: Path) -> dict[str, Any]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SuiteError(
-            f"cannot read the file ({exc.strerror or exc})",
-            fix="check that the path exists and is readable",
-            path=str(path),
-        ) from exc
-    except UnicodeDecodeError as exc:
-        raise SuiteError("not UTF-8 text", fix="save the file as UTF-8", path=str(path)) from exc
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise SuiteError(
-            f"not valid TOML ({exc})", fix="fix the TOML syntax at that place", path=str(path)
-        ) from exc
-
-
 def _where(loc: tuple[int | str, ...], data: dict[str, Any]) -> str:
     """Name the table an error is in: 'case 3 (traces/x.json)', 'question 'model-name''."""
     if len(loc) >= 2 and loc[0] in {"cases", "questions"} and isinstance(loc[1], int):
@@ -106,7 +87,7 @@ def load_suite(path: str | Path) -> LoadedSuite:
         UnknownQuestionError: A case names a question the suite does not define.
     """
     file = Path(path)
-    data = _read_toml(file)
+    data = read_toml(file, SuiteError)
     try:
         suite = Suite.model_validate(data)
     except ValidationError as exc:
@@ -146,7 +127,7 @@ def load_decoders(path: str | Path) -> tuple[Decoder, ...]:
 
 
 def _question_file(file: Path) -> Suite:
-    data = _read_toml(file)
+    data = read_toml(file, SuiteError)
     extra = sorted(set(data) - {"questions", "cases", "suite", "decoders"})
     if extra:
         raise SuiteError(
