@@ -29,6 +29,7 @@ from benchmarks._guard import run_guard
 from benchmarks._profile import lower_cost, run_profile
 from benchmarks._readers import run_readers
 from benchmarks._real import load_blobs, run_real
+from benchmarks._runner import run_runner
 from benchmarks._stream import run_stream
 from benchmarks._taubench import run_taubench
 
@@ -163,6 +164,9 @@ def main() -> None:
 
     _say("8. reading each trace format (~50 MB generated files)")
     sections.append(run_readers())
+
+    _say("9. eval runner: overhead into SQLite and PostgreSQL, Ray and process-pool speed-up")
+    sections.append(run_runner())
 
     elapsed = time.perf_counter() - started
     header = [

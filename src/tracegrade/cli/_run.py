@@ -51,11 +51,12 @@ def open_project_store(project: Project | None, url: str | None) -> Store:
 )
 @click.option(
     "--executor",
-    type=click.Choice(["local", "ray"]),
+    type=click.Choice(["local", "thread", "ray"]),
     default="local",
     show_default=True,
-    help="local: this process (threads with --workers); ray: Ray tasks (the ray extra;"
-    " RAY_ADDRESS names a cluster).",
+    help="local: this process, or a pool of --workers processes; thread: --workers threads"
+    " (suites that wait on the network); ray: Ray tasks (the ray extra; RAY_ADDRESS names a"
+    " cluster).",
 )
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option("--resume", "resume", metavar="RUN_ID", help="Finish an interrupted run.")
@@ -72,7 +73,7 @@ def run_command(
     target: Path,
     lane: Literal["pr", "nightly"] | None,
     touchpoints: tuple[str, ...],
-    executor: Literal["local", "ray"],
+    executor: Literal["local", "thread", "ray"],
     workers: int,
     resume: str | None,
     store_url: str | None,
@@ -91,11 +92,22 @@ def run_command(
       tracegrade run --lane nightly --workers 4 --format json
       tracegrade run --resume 20250101T120000Z-3f9a2c
     """
-    from tracegrade.evals import LocalExecutor, RayExecutor, load_project, run_evals
+    from tracegrade.evals import (
+        Executor,
+        LocalExecutor,
+        ProcessExecutor,
+        RayExecutor,
+        load_project,
+        run_evals,
+    )
 
     path = project_file(target)
     project = load_project(path)
-    chosen = RayExecutor(workers=workers) if executor == "ray" else LocalExecutor(workers)
+    chosen: Executor = LocalExecutor(workers)
+    if executor == "ray":
+        chosen = RayExecutor(workers=workers)
+    elif executor == "local" and workers > 1:
+        chosen = ProcessExecutor(workers)  # grade, guard and contract suites are CPU-bound
     store = open_project_store(project, store_url)
     try:
         with _progress(output_format == "text") as progress:

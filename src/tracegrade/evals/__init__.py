@@ -34,7 +34,13 @@ from tracegrade.evals._contract import (
 )
 from tracegrade.evals._dispatch import INFRA_EXIT_CODES, PreparedSuite, WorkUnit, prepare_suite
 from tracegrade.evals._drift import Change, FileDrift, drift
-from tracegrade.evals._executor import Executor, LocalExecutor, RayExecutor, UnitWork
+from tracegrade.evals._executor import (
+    Executor,
+    LocalExecutor,
+    ProcessExecutor,
+    RayExecutor,
+    UnitWork,
+)
 from tracegrade.evals._judge import (
     EXIT_BAD_INPUT,
     EXIT_FAILED,
@@ -101,6 +107,7 @@ __all__ = [
     "Outcome",
     "OutputFormat",
     "PreparedSuite",
+    "ProcessExecutor",
     "Project",
     "ProjectConfig",
     "RayExecutor",

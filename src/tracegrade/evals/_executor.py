@@ -1,15 +1,24 @@
-"""Executors: where a run's work units run (this process, a thread pool, a Ray cluster).
+"""Executors: where a run's work units run (this process, threads, processes, a Ray cluster).
 
 An executor only schedules. The work function turns a unit into case outcomes (and never
 raises: failures become ``error`` or ``infra`` outcomes); ``record`` stores each outcome and
-``done`` marks the unit finished. Local executors call ``record`` as each outcome is known;
-Ray hands a unit's outcomes back when its task ends.
+``done`` marks the unit finished. In-process executors call ``record`` as each outcome is
+known. The process pool and Ray ship the work function to each worker process once, run the
+units there in batches, and hand a batch's outcomes back to this process as the batch ends;
+this process records them, so workers never touch the store.
 """
 
 from __future__ import annotations
 
 import importlib
-from concurrent.futures import ThreadPoolExecutor
+import math
+import multiprocessing
+import os
+import pickle
+import sys
+import uuid
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any, Protocol
 
 from tracegrade.errors import InfrastructureError, InputError
@@ -20,7 +29,14 @@ if TYPE_CHECKING:
     from tracegrade.evals._dispatch import WorkUnit
     from tracegrade.evals._outcomes import CaseOutcome
 
-__all__ = ["Executor", "LocalExecutor", "RayExecutor", "UnitWork"]
+__all__ = ["Executor", "LocalExecutor", "ProcessExecutor", "RayExecutor", "UnitWork"]
+
+_BATCHES_PER_WORKER = 8
+"""Batches per worker: enough that a slow batch does not leave the other workers idle."""
+_MAX_BATCH = 256
+"""Units per batch at most, so a killed run loses little and progress moves."""
+
+Batch = list[tuple["WorkUnit", list["CaseOutcome"]]]
 
 
 class UnitWork(Protocol):
@@ -43,16 +59,22 @@ class Executor(Protocol):
         ...
 
 
+def _check_workers(workers: int) -> None:
+    if workers < 1:
+        raise InputError(f"--workers must be at least 1, got {workers}")
+
+
 class LocalExecutor:
     """Runs units in this process: one after another, or in a pool of ``workers`` threads.
 
     Threads suit agent and provider suites, which wait on the network; ``record`` is
     called from the worker threads, so the caller's store writes must be thread-safe.
+    CPU-bound suites (grade, guard, contract) gain nothing from threads: use
+    :class:`ProcessExecutor`.
     """
 
     def __init__(self, workers: int = 1) -> None:
-        if workers < 1:
-            raise InputError(f"--workers must be at least 1, got {workers}")
+        _check_workers(workers)
         self.workers = workers
 
     def execute(
@@ -77,20 +99,90 @@ class LocalExecutor:
                 future.result()
 
 
-class RayExecutor:
-    """Runs each unit as a Ray task: on a cluster, or on this machine when none is given.
+def _batches(units: Sequence[WorkUnit], workers: int) -> list[list[WorkUnit]]:
+    """Consecutive units in batches: about eight per worker, at most ``_MAX_BATCH`` each."""
+    size = max(1, min(_MAX_BATCH, math.ceil(len(units) / (workers * _BATCHES_PER_WORKER))))
+    return [list(units[start : start + size]) for start in range(0, len(units), size)]
 
-    Needs the ``ray`` extra (``pip install 'tracegrade[ray]'``). Results come back to this
-    process, which stores them, so the store need not be reachable from the cluster.
 
-    Args:
-        address: A Ray cluster's address (``ray://host:10001`` or ``auto``); ``None``
-            starts a local Ray instance.
-        workers: How many units run at once (``None``: as many as Ray schedules).
+def _run_batch(work: UnitWork, units: Sequence[WorkUnit]) -> Batch:
+    """Run units one after another; each unit's outcomes, in order."""
+    results: Batch = []
+    for unit in units:
+        outcomes: list[CaseOutcome] = []
+        work(unit, outcomes.append)
+        results.append((unit, outcomes))
+    return results
+
+
+def _deliver(
+    batch: Batch,
+    record: Callable[[WorkUnit, CaseOutcome], None],
+    done: Callable[[WorkUnit], None],
+) -> None:
+    for unit, outcomes in batch:
+        for outcome in outcomes:
+            record(unit, outcome)
+        done(unit)
+
+
+def _driver_paths() -> list[str]:
+    """This process's import path, the working folder in place of ``''``."""
+    return [path or os.getcwd() for path in sys.path]
+
+
+def _add_paths(paths: Sequence[str]) -> None:
+    for path in paths:
+        if path not in sys.path:
+            sys.path.append(path)
+
+
+def _dumps(work: UnitWork) -> bytes:
+    """The work function as bytes: pickle, or cloudpickle for closures when it is installed."""
+    try:
+        return pickle.dumps(work, protocol=pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, AttributeError, TypeError) as exc:
+        try:
+            cloudpickle: Any = importlib.import_module("cloudpickle")
+        except ImportError:
+            raise InputError(
+                f"the run's suites cannot be sent to worker processes ({exc})",
+                fix="define suite functions at module level, or run with --executor thread",
+            ) from exc
+        try:
+            data: bytes = cloudpickle.dumps(work, protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception as again:  # anything cloudpickle raises means "cannot ship"
+            raise InputError(
+                f"the run's suites cannot be sent to worker processes ({again})",
+                fix="define suite functions at module level, or run with --executor thread",
+            ) from again
+        return data
+
+
+# The work function of the run this worker process serves (process pool and Ray workers).
+_WORKER: dict[str, UnitWork] = {}
+
+
+def _install(payload: bytes) -> None:
+    """Process-pool initializer: load the run's work function once per worker process."""
+    _WORKER["pool"] = pickle.loads(payload)  # noqa: S301 - bytes this run's own driver pickled
+
+
+def _pool_batch(units: list[WorkUnit]) -> Batch:
+    return _run_batch(_WORKER["pool"], units)
+
+
+class ProcessExecutor:
+    """Runs units in a pool of ``workers`` processes on this machine (the ``spawn`` way).
+
+    For CPU-bound suites (grade, guard, contract), which threads cannot run in parallel.
+    Each worker process loads the run's suites once; units run in batches and a batch's
+    outcomes are stored by this process when it ends. Suite functions must be picklable
+    (defined at module level), or ``cloudpickle`` must be installed.
     """
 
-    def __init__(self, address: str | None = None, workers: int | None = None) -> None:
-        self.address = address
+    def __init__(self, workers: int = 2) -> None:
+        _check_workers(workers)
         self.workers = workers
 
     def execute(
@@ -100,34 +192,141 @@ class RayExecutor:
         record: Callable[[WorkUnit, CaseOutcome], None],
         done: Callable[[WorkUnit], None],
     ) -> None:
-        """Submit every unit as a Ray task and store each task's outcomes as it ends."""
+        """Run every unit in the process pool; store each batch's outcomes as it ends."""
+        if not units:
+            return
+        payload = _dumps(work)
+        pool = ProcessPoolExecutor(
+            max_workers=min(self.workers, len(units)),
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_install,
+            initargs=(payload,),
+        )
+        try:
+            pending = {pool.submit(_pool_batch, batch) for batch in _batches(units, self.workers)}
+            while pending:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    _deliver(future.result(), record, done)
+        except BrokenProcessPool as exc:
+            raise InfrastructureError(
+                f"a worker process died ({exc})",
+                fix="resume the run with --resume RUN_ID; finished units are kept",
+            ) from exc
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _ray_batch(token: str, shipped: list[Any], paths: list[str], units: list[WorkUnit]) -> Batch:
+    """A Ray task: load the run's work function (once per worker process), run the units."""
+    work = _WORKER.get(token)
+    if work is None:
+        _add_paths(paths)  # modules the suites import by name, as the driver found them
+        work = _import_ray().get(shipped[0])
+        _WORKER.clear()
+        _WORKER[token] = work
+    return _run_batch(work, units)
+
+
+class RayExecutor:
+    """Runs units as Ray tasks: on a cluster, or on a Ray instance it starts on this machine.
+
+    Needs the ``ray`` extra (``pip install 'tracegrade[ray]'``). The work function goes to
+    the object store once and is loaded once per Ray worker process; units run in batches
+    (one task each) and each batch's outcomes come back to this process, which stores them
+    as the batches end, so the store need not be reachable from the cluster.
+
+    Args:
+        address: A Ray cluster's address (``ray://host:10001`` or ``auto``); ``None`` uses
+            ``RAY_ADDRESS`` if set, else starts a local Ray instance (with ``workers`` CPUs)
+            and shuts it down at the end. A Ray already initialised in this process is used
+            as it is.
+        workers: How many batches run at once (``None``: as many as Ray schedules).
+    """
+
+    def __init__(self, address: str | None = None, workers: int | None = None) -> None:
+        if workers is not None:
+            _check_workers(workers)
+        self.address = address
+        self.workers = workers
+
+    def _start(self, ray: Any) -> bool:  # noqa: ANN401 - ray has no stubs
+        """Initialise Ray unless it is; whether this call started it."""
+        if ray.is_initialized():
+            return False
+        options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
+        address = self.address or os.environ.get("RAY_ADDRESS") or None
+        if address is None:
+            options["num_cpus"] = self.workers or os.cpu_count() or 1
+        try:
+            ray.init(address=address, **options)
+        except (ConnectionError, RuntimeError, ValueError) as exc:
+            raise InfrastructureError(
+                f"cannot start or reach Ray at {address or 'this machine'} ({exc})",
+                fix="check the cluster address, or run with --executor local",
+            ) from exc
+        return True
+
+    def execute(
+        self,
+        units: Sequence[WorkUnit],
+        work: UnitWork,
+        record: Callable[[WorkUnit, CaseOutcome], None],
+        done: Callable[[WorkUnit], None],
+    ) -> None:
+        """Submit the units as Ray tasks and store each task's outcomes as it ends."""
         ray = _import_ray()
-        if not ray.is_initialized():
-            options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
-            if self.workers is not None and self.address is None:
-                options["num_cpus"] = self.workers
-            try:
-                ray.init(address=self.address, **options)
-            except (ConnectionError, RuntimeError) as exc:
-                raise InfrastructureError(
-                    f"cannot start or reach Ray at {self.address or 'this machine'} ({exc})",
-                    fix="check the cluster address, or run with --executor local",
-                ) from exc
+        if not units:
+            return
+        started = self._start(ray)
+        try:
+            self._run(ray, units, work, record, done)
+        finally:
+            if started:
+                ray.shutdown()
 
-        def collect(unit: WorkUnit) -> list[CaseOutcome]:
-            outcomes: list[CaseOutcome] = []
-            work(unit, outcomes.append)
-            return outcomes
+    def _run(
+        self,
+        ray: Any,  # noqa: ANN401 - ray has no stubs
+        units: Sequence[WorkUnit],
+        work: UnitWork,
+        record: Callable[[WorkUnit, CaseOutcome], None],
+        done: Callable[[WorkUnit], None],
+    ) -> None:
+        workers = self.workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
+        token = uuid.uuid4().hex
+        shipped = [ray.put(work)]  # in a list, so tasks get the reference, not the object
+        task = ray.remote(_ray_batch)
+        paths = _driver_paths()
+        waiting = _batches(units, workers)
+        waiting.reverse()
+        limit = self.workers or len(waiting)  # batches in flight at once
+        pending: dict[Any, list[WorkUnit]] = {}
 
-        task = ray.remote(collect)
-        pending = {task.remote(unit): unit for unit in units}
-        while pending:
-            ready, _ = ray.wait(list(pending), num_returns=1)
-            for ref in ready:
-                unit = pending.pop(ref)
-                for outcome in ray.get(ref):
-                    record(unit, outcome)
-                done(unit)
+        def top_up() -> None:
+            while waiting and len(pending) < limit:
+                batch = waiting.pop()
+                pending[task.remote(token, shipped, paths, batch)] = batch
+
+        try:
+            top_up()
+            while pending:
+                ready, _ = ray.wait(list(pending), num_returns=1)
+                for ref in ready:
+                    del pending[ref]
+                top_up()  # keep the workers busy while this process stores the results
+                for ref in ready:
+                    try:
+                        results: Batch = ray.get(ref)
+                    except ray.exceptions.RayError as exc:
+                        raise InfrastructureError(
+                            f"a Ray task failed ({type(exc).__name__}: {exc})".splitlines()[0],
+                            fix="resume the run with --resume RUN_ID; finished units are kept",
+                        ) from exc
+                    _deliver(results, record, done)
+        finally:
+            for ref in pending:
+                ray.cancel(ref)
 
 
 def _import_ray() -> Any:  # noqa: ANN401 - ray has no stubs and is optional

@@ -16,6 +16,7 @@ import secrets
 import threading
 import time
 from collections import Counter
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Literal
 
@@ -197,14 +198,19 @@ def _sleep(seconds: float) -> None:
     time.sleep(seconds)  # looked up on each call, so tests can patch time.sleep
 
 
-def _work(
-    prepared: dict[str, PreparedSuite], attempts: int, backoff: float
-) -> Callable[[WorkUnit, Callable[[CaseOutcome], None]], None]:
-    def work(unit: WorkUnit, emit: Callable[[CaseOutcome], None]) -> None:
+@dataclass(frozen=True)
+class _Work:
+    """Runs one unit, with retries; a class, not a closure, so worker processes get it."""
+
+    prepared: dict[str, PreparedSuite]
+    attempts: int
+    backoff: float
+
+    def __call__(self, unit: WorkUnit, emit: Callable[[CaseOutcome], None]) -> None:
         seen: set[str] = set()
 
         def attempt() -> None:
-            for outcome in prepared[unit.touchpoint].run(unit.item, unit.repeat):
+            for outcome in self.prepared[unit.touchpoint].run(unit.item, unit.repeat):
                 if outcome.case not in seen:  # a retried unit repeats what it already gave
                     seen.add(outcome.case)
                     emit(outcome)
@@ -213,8 +219,8 @@ def _work(
         try:
             retry_infra(
                 attempt,
-                attempts=attempts,
-                backoff=backoff,
+                attempts=self.attempts,
+                backoff=self.backoff,
                 sleep=_sleep,
                 what=f"touchpoint {unit.touchpoint} ({unit.case}, repeat {unit.repeat})",
             )
@@ -229,8 +235,6 @@ def _work(
             )
         if failure is not None and failure.case not in seen:
             emit(failure)
-
-    return work
 
 
 def _select(
@@ -337,7 +341,7 @@ def run_evals(
         progress(len(units) - len(pending), len(units))
     try:
         (executor or LocalExecutor()).execute(
-            pending, _work(prepared, attempts, backoff), recorder.record, recorder.done
+            pending, _Work(prepared, attempts, backoff), recorder.record, recorder.done
         )
     except BaseException:
         store.finish_run(current.run_id, status="killed")

@@ -1,0 +1,163 @@
+"""Executors: the same project through threads, a process pool and Ray stores the same results.
+
+Ray starts once for the module (a local instance with 2 CPUs; start and stop cost seconds)
+and the tests are skipped, with the reason, when it is not installed or cannot start.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from tracegrade.errors import InputError
+from tracegrade.evals import (
+    CaseOutcome,
+    LocalExecutor,
+    RayExecutor,
+    Touchpoint,
+    TouchpointEntry,
+    load_project,
+    run_evals,
+)
+from tracegrade.evals._dispatch import WorkUnit
+from tracegrade.evals._executor import ProcessExecutor, _batches
+from tracegrade.store import open_store
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+
+    from tracegrade.evals import Executor, Project
+
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLE = REPO / "examples" / "project" / "tracegrade.toml"
+
+Stored = list[tuple[str, str, int, str, object]]
+
+
+def _closure(passed: int, total: int) -> Callable[[int], list[CaseOutcome]]:
+    """A suite function only cloudpickle can ship (a closure)."""
+
+    def suite(repeat: int) -> list[CaseOutcome]:
+        return [
+            CaseOutcome(case=f"c{n:02}", outcome="passed" if n < passed else "failed")
+            for n in range(total)
+        ]
+
+    return suite
+
+
+def _closure_project(tmp_path: Path) -> Project:
+    contract = Touchpoint.model_validate(
+        {
+            "id": "closure",
+            "kind": "prompt",
+            "owner": "t",
+            "suite_kind": "callable",
+            "call": "tests:closure",
+            "severity_on_fail": "block",
+            "repeats": 3,
+        }
+    )
+    path = tmp_path / "tracegrade.toml"
+    path.write_text("", encoding="utf-8")
+    entry = TouchpointEntry(contract, "python tests:closure", _closure(7, 10))
+    return load_project(path, registered=(entry,))
+
+
+def _stored(project: Project, executor: Executor, folder: Path) -> Stored:
+    """Run the project into a fresh SQLite store; every stored result, sorted."""
+    folder.mkdir()
+    store = open_store(f"sqlite:///{folder}/r.db")
+    try:
+        report = run_evals(project, store, executor=executor, backoff=0.0)
+        results = store.case_results(report.run_id)
+    finally:
+        store.close()
+    return sorted(
+        (r.touchpoint, r.case_id, r.repeat, r.outcome, r.payload.get("unit_cases")) for r in results
+    )
+
+
+@pytest.fixture(scope="module")
+def example_results(tmp_path_factory: pytest.TempPathFactory) -> Stored:
+    """The example project (grade, guard, gate, command suites) run one unit at a time."""
+    project = load_project(EXAMPLE, registered=())
+    return _stored(project, LocalExecutor(), tmp_path_factory.mktemp("sequential") / "s")
+
+
+@pytest.fixture(scope="module")
+def ray_instance() -> Iterator[None]:
+    """One local Ray instance (2 CPUs) for the module, without Ray's token file."""
+    ray = pytest.importorskip("ray", reason="Ray is not installed (the ray extra)")
+
+    before = os.environ.get("RAY_AUTH_MODE")
+    os.environ["RAY_AUTH_MODE"] = "disabled"  # else Ray 2.60 writes ~/.ray/auth_token
+    try:
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    except Exception as exc:  # noqa: BLE001 - any failure to start means "skip", with why
+        pytest.skip(f"a local Ray instance cannot start: {type(exc).__name__}: {exc}")
+    try:
+        yield
+    finally:
+        ray.shutdown()
+        if before is None:
+            os.environ.pop("RAY_AUTH_MODE", None)
+        else:
+            os.environ["RAY_AUTH_MODE"] = before
+
+
+def test_the_example_runs_whole_with_one_result_per_case(example_results: Stored):
+    touchpoints = {row[0] for row in example_results}
+    assert touchpoints == {
+        "refund_window_grader",
+        "spreadsheet_figures",
+        "legal_assistant_gate",
+        "legacy_evals",
+    }
+    assert len(example_results) == 4 + 2 + 12 + 3
+
+
+@pytest.mark.parametrize("executor", [LocalExecutor(workers=2), ProcessExecutor(workers=2)])
+def test_threads_and_processes_store_what_one_at_a_time_stores(
+    executor: Executor, example_results: Stored, tmp_path: Path
+):
+    project = load_project(EXAMPLE, registered=())
+
+    assert _stored(project, executor, tmp_path / "run") == example_results
+
+
+def test_ray_stores_what_one_at_a_time_stores(
+    ray_instance: None, example_results: Stored, tmp_path: Path
+):
+    project = load_project(EXAMPLE, registered=())
+
+    assert _stored(project, RayExecutor(workers=2), tmp_path / "run") == example_results
+
+
+def test_ray_and_processes_ship_a_closure_suite(ray_instance: None, tmp_path: Path):
+    project = _closure_project(tmp_path)
+    expected = _stored(project, LocalExecutor(), tmp_path / "local")
+
+    assert len(expected) == 30
+    assert _stored(project, ProcessExecutor(workers=2), tmp_path / "processes") == expected
+    assert _stored(project, RayExecutor(), tmp_path / "ray") == expected
+
+
+def test_units_go_in_batches_of_about_eight_per_worker():
+    units = [WorkUnit("tp", 0, f"case{n}") for n in range(1000)]
+
+    batches = _batches(units, 2)
+
+    assert [unit for batch in batches for unit in batch] == units
+    assert {len(batch) for batch in batches[:-1]} == {63}
+    assert len(_batches(units[:3], 4)) == 3
+    assert max(len(batch) for batch in _batches(units * 10, 1)) == 256
+
+
+@pytest.mark.parametrize("make", [LocalExecutor, ProcessExecutor])
+def test_fewer_than_one_worker_is_bad_input(make: Callable[[int], Any]):
+    with pytest.raises(InputError, match="at least 1"):
+        make(0)
