@@ -196,7 +196,7 @@ def _overhead(blobs: tuple[bytes, ...], folder: Path) -> tuple[list[str], list[C
             f" touchpoint; each case grades one of {TRACES} generated traces"
             f" ({sum(map(len, blobs)) / len(blobs) / 1000:.1f} KB on average) against the"
             " model-name question. The plain loop grades the same cases and keeps nothing; the"
-            " runner stores each case result in its own transaction, then judges the run. Two"
+            " runner stores each unit's results in one transaction, then judges the run. Two"
             " alternating pairs for SQLite, one for PostgreSQL; the best pair's times and ratio."
         ),
         "",

@@ -178,7 +178,9 @@ def test_a_killed_run_resumes_without_rerunning_finished_repeats(tmp_path: Path,
     with pytest.raises(KeyboardInterrupt):
         _run(tmp_path, store, entry, run_id="killed")
     assert store.get_run("killed").status == "killed"  # type: ignore[union-attr]
-    assert len(store.case_results("killed")) == 3 * 20 + 6  # the 7th is held back, unwritten
+    stored = store.case_results("killed")
+    assert len(stored) == 3 * 20  # the unit it was in stored nothing: units are whole
+    assert {r.repeat for r in stored} == {0, 1, 2}
 
     stop["at"] = -1
     report = _run(tmp_path, store, entry, resume="killed")
@@ -292,3 +294,54 @@ def test_the_ray_executor_without_ray_is_bad_input(tmp_path: Path, monkeypatch: 
     monkeypatch.setattr(importlib, "import_module", no_ray)
     with pytest.raises(InputError, match=r"install 'tracegrade\[ray\]'"):
         _run(tmp_path, InMemoryStore(), _entry("tp", _cases(1, 1)), executor=RayExecutor())
+
+
+class _CountingStore(InMemoryStore):
+    """An in-memory store that counts its case-result writes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.batches: list[int] = []
+        self.singles = 0
+
+    def add_case_result(self, result: CaseResultRecord) -> bool:
+        self.singles += 1
+        return super().add_case_result(result)
+
+    def add_case_results(self, results: Any) -> int:
+        self.batches.append(len(results))
+        return super().add_case_results(results)
+
+
+def test_each_unit_is_stored_in_one_call(tmp_path: Path):
+    store = _CountingStore()
+    report = _run(tmp_path, store, _entry("tp", _cases(7, 10), repeats=3))
+    assert (store.batches, store.singles) == ([10, 10, 10], 0)
+    results = store.case_results(report.run_id)
+    marked = [r for r in results if "unit_cases" in r.payload]
+    sizes = sorted((r.repeat, r.payload["unit_cases"]) for r in marked)
+    assert sizes == [(0, 10), (1, 10), (2, 10)]
+
+
+def test_a_threaded_kill_leaves_only_whole_units_and_resume_completes_them(
+    tmp_path: Path, store: Store
+):
+    stop = {"at": 4}
+
+    def suite(repeat: int) -> Iterator[CaseOutcome]:
+        for n in range(15):
+            if repeat == stop["at"] and n == 9:
+                raise KeyboardInterrupt
+            yield CaseOutcome(case=f"c{n}", outcome="passed")
+
+    entry = _entry("tp", suite, repeats=8)
+    with pytest.raises(KeyboardInterrupt):
+        _run(tmp_path, store, entry, run_id="k", executor=LocalExecutor(workers=3))
+    per_repeat = Counter(r.repeat for r in store.case_results("k"))
+    assert stop["at"] not in per_repeat
+    assert set(per_repeat.values()) <= {15}  # every stored unit is whole
+
+    stop["at"] = -1
+    report = _run(tmp_path, store, entry, resume="k")
+    assert report.units_skipped == len(per_repeat)
+    assert len(store.case_results("k")) == 8 * 15

@@ -226,3 +226,53 @@ def test_a_version_whose_files_changed_is_refused(store: Store) -> None:
     with pytest.raises(InputError, match="version '1' is already recorded with other file hashes"):
         store.record_touchpoint_version(version("1", {"prompt.md": "f" * 64}))
     assert len(store.touchpoint_versions("refunds")) == 1
+
+
+def test_a_batch_is_stored_at_once_and_counts_the_new(store: Store) -> None:
+    store.start_run(run())
+    batch = [case("c1"), case("c2"), case("c1", repeat=1), case("c1", touchpoint="search")]
+    assert store.add_case_results(batch) == 4
+    assert store.finished_cases("run-1") == {
+        CaseKey("refunds", "c1", 0),
+        CaseKey("refunds", "c2", 0),
+        CaseKey("refunds", "c1", 1),
+        CaseKey("search", "c1", 0),
+    }
+    assert store.add_case_results([]) == 0
+
+
+def test_a_batch_skips_stored_keys_and_its_own_duplicates(store: Store) -> None:
+    store.start_run(run())
+    store.add_case_result(case("c1", outcome="failed", metric=0.0))
+    batch = [
+        case("c1", outcome="passed"),  # stored already: skipped
+        case("c2", outcome="failed", metric=0.0),
+        case("c2", outcome="passed"),  # earlier in the batch: skipped
+        case("c3"),
+    ]
+    assert store.add_case_results(batch) == 2
+    assert store.add_case_results(batch) == 0
+    outcomes = [(r.case_id, r.outcome) for r in store.case_results("run-1")]
+    assert outcomes == [("c1", "failed"), ("c2", "failed"), ("c3", "passed")]
+
+
+def test_a_batch_with_an_invalid_result_stores_nothing(store: Store) -> None:
+    store.start_run(run())
+    bad = case("c2").model_copy(update={"repeat": -1})  # model_copy skips validation
+    with pytest.raises(ValueError, match="repeat"):
+        store.add_case_results([case("c1"), bad, case("c3")])
+    assert store.case_results("run-1") == []
+
+
+def test_a_batch_naming_an_unknown_run_stores_nothing(store: Store) -> None:
+    store.start_run(run())
+    with pytest.raises(InputError, match="run 'ghost' does not exist"):
+        store.add_case_results([case("c1"), case("c2", run_id="ghost")])
+    assert store.case_results("run-1") == []
+
+
+def test_a_batch_may_span_runs(store: Store) -> None:
+    store.start_run(run())
+    store.start_run(run("run-2", minutes=1))
+    assert store.add_case_results([case("c1"), case("c1", run_id="run-2")]) == 2
+    assert len(store.case_results("run-1")) == len(store.case_results("run-2")) == 1

@@ -1,11 +1,12 @@
-"""The runner: every touchpoint's suite, repeated, each case result stored as it is known.
+"""The runner: every touchpoint's suite, repeated, each unit's case results stored as it ends.
 
 :func:`run_evals` prepares every selected touchpoint's suite (bad input stops it before
 anything is written), splits the work into units (:class:`WorkUnit`), hands them to an
-executor, and writes each case outcome to the store as soon as it is known. A resumed run
-skips the units whose results are all stored and writes only the missing results. When
-every unit is done it judges each touchpoint against its stored baseline, records the
-touchpoint's version and file hashes, and finishes the run with the report as summary.
+executor, and writes each unit's case outcomes to the store in one transaction as soon as
+the unit is done, so a killed run leaves whole units. A resumed run skips the units whose
+results are all stored and runs the others again. When every unit is done it judges each
+touchpoint against its stored baseline, records the touchpoint's version and file hashes,
+and finishes the run with the report as summary.
 """
 
 from __future__ import annotations
@@ -142,7 +143,12 @@ def _finished_units(results: Sequence[CaseResultRecord]) -> set[str]:
 
 
 class _Recorder:
-    """Writes outcomes to the store; the last one of a unit carries the unit's size."""
+    """Holds each unit's outcomes and stores them in one transaction when the unit is done.
+
+    A unit's results are therefore stored whole or not at all: a killed run leaves every
+    finished unit complete and nothing of the unit it was in. The last result of a unit
+    carries the unit's size, which is how a resumed run tells finished units apart.
+    """
 
     def __init__(
         self,
@@ -154,41 +160,41 @@ class _Recorder:
     ) -> None:
         self._store, self._run_id = store, run_id
         self._lock = threading.Lock()
-        self._held: dict[WorkUnit, CaseOutcome] = {}
-        self._counts: Counter[WorkUnit] = Counter()
+        self._held: dict[WorkUnit, list[CaseOutcome]] = {}
         self._total, self._done, self._progress = total, done, progress
 
-    def _write(self, unit: WorkUnit, outcome: CaseOutcome, size: int | None) -> None:
+    def _result(self, unit: WorkUnit, outcome: CaseOutcome, size: int | None) -> CaseResultRecord:
         payload: JsonObject = {_UNIT: unit.key, "detail": outcome.detail}
         if size is not None:
             payload[_UNIT_CASES] = size
-        self._store.add_case_result(
-            CaseResultRecord(
-                run_id=self._run_id,
-                touchpoint=unit.touchpoint,
-                case_id=outcome.case,
-                repeat=unit.repeat,
-                outcome=outcome.outcome,
-                metric=_case_metric(outcome.outcome),
-                payload=payload,
-            )
+        return CaseResultRecord(
+            run_id=self._run_id,
+            touchpoint=unit.touchpoint,
+            case_id=outcome.case,
+            repeat=unit.repeat,
+            outcome=outcome.outcome,
+            metric=_case_metric(outcome.outcome),
+            payload=payload,
         )
 
     def record(self, unit: WorkUnit, outcome: CaseOutcome) -> None:
-        """Store the outcome held back before it; hold this one until the next or the end."""
+        """Hold the outcome until its unit is done."""
         with self._lock:
-            earlier = self._held.get(unit)
-            self._held[unit] = outcome
-            self._counts[unit] += 1
-            if earlier is not None:
-                self._write(unit, earlier, None)
+            self._held.setdefault(unit, []).append(outcome)
 
     def done(self, unit: WorkUnit) -> None:
-        """Store the unit's last outcome with the unit's size, and report progress."""
+        """Store the unit's outcomes in one call, the last with the unit's size; report progress."""
         with self._lock:
-            last = self._held.pop(unit, None)
-            if last is not None:
-                self._write(unit, last, self._counts.pop(unit))
+            outcomes = self._held.pop(unit, [])
+        if outcomes:
+            last = len(outcomes) - 1
+            self._store.add_case_results(
+                [
+                    self._result(unit, outcome, len(outcomes) if index == last else None)
+                    for index, outcome in enumerate(outcomes)
+                ]
+            )
+        with self._lock:
             self._done += 1
             if self._progress is not None:
                 self._progress(self._done, self._total)

@@ -19,6 +19,7 @@ from tracegrade.store._records import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from datetime import datetime
 
 
@@ -66,6 +67,20 @@ class InMemoryStore:
                 return False
             stored[result.key] = validated(result)
             return True
+
+    def add_case_results(self, results: Sequence[CaseResultRecord]) -> int:
+        """Store case results at once, skipping stored keys; how many were newly stored."""
+        checked = [validated(result) for result in results]  # before anything is stored
+        with self._lock:
+            for result in checked:
+                self._run(result.run_id)
+            added = 0
+            for result in checked:
+                stored = self._results[result.run_id]
+                if result.key not in stored:
+                    stored[result.key] = result
+                    added += 1
+            return added
 
     def finished_cases(self, run_id: str) -> frozenset[CaseKey]:
         """The keys of every case result stored for the run."""

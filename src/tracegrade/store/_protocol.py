@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Literal, Protocol
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from datetime import datetime
 
     from tracegrade.store._records import (
@@ -37,6 +38,15 @@ class Store(Protocol):
 
     def add_case_result(self, result: CaseResultRecord) -> bool:
         """Store one case result; ``False`` (and the first one kept) when its key was stored."""
+        ...
+
+    def add_case_results(self, results: Sequence[CaseResultRecord]) -> int:
+        """Store case results in one transaction; return how many were newly stored.
+
+        Idempotent per key like :meth:`add_case_result`: a result whose key is stored, or
+        appears earlier in ``results``, is skipped (the first one kept). All or nothing: a
+        result that is invalid or names an unknown run stores none of the batch.
+        """
         ...
 
     def finished_cases(self, run_id: str) -> frozenset[CaseKey]:

@@ -37,6 +37,8 @@ if TYPE_CHECKING:
 
 _BUSY_TIMEOUT_S = 30  # how long a SQLite writer waits for another writer's lock
 _CONNECT_TIMEOUT_S = 10  # how long to wait for a PostgreSQL server
+_RESULT_KEY = ("run_id", "touchpoint", "case_id", "repeat")
+_INSERT_CHUNK = 5000  # rows per executemany call of a batch (all in one transaction)
 
 
 def _enter_wal_mode(cursor: sqlite3.Cursor) -> None:
@@ -228,14 +230,47 @@ class SqlStore:
 
     def add_case_result(self, result: CaseResultRecord) -> bool:
         """Store one case result; ``False`` (and the first one kept) when its key was stored."""
-        key = ["run_id", "touchpoint", "case_id", "repeat"]
         with self._write() as connection:
             try:
                 return self._insert_new(
-                    connection, case_results, key, validated(result).model_dump()
+                    connection, case_results, _RESULT_KEY, validated(result).model_dump()
                 )
             except IntegrityError as exc:  # the only foreign key: the run
                 raise _problems.unknown_run(result.run_id) from exc
+
+    def add_case_results(self, results: Sequence[CaseResultRecord]) -> int:
+        """Store case results in one transaction, skipping stored keys; how many were new.
+
+        Duplicate keys within the batch are dropped here (the first kept); the rest go in
+        as multi-row INSERT ... ON CONFLICT DO NOTHING, whose RETURNING rows count the new.
+        """
+        unique: dict[tuple[str, CaseKey], dict[str, Any]] = {}
+        for result in results:  # validated before the transaction: a bad one stores nothing
+            unique.setdefault((result.run_id, result.key), validated(result).model_dump())
+        if not unique:
+            return 0
+        rows = list(unique.values())
+        run_ids = {row["run_id"] for row in rows}
+        with self._write() as connection:
+            known = set(
+                connection.execute(
+                    sa.select(runs.c.run_id).where(runs.c.run_id.in_(run_ids))
+                ).scalars()
+            )
+            missing = sorted(run_ids - known)
+            if missing:
+                raise _problems.unknown_run(missing[0])
+            dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
+            statement = (
+                dialect.insert(case_results)
+                .on_conflict_do_nothing(index_elements=list(_RESULT_KEY))
+                .returning(case_results.c.run_id)
+            )
+            added = 0
+            for start in range(0, len(rows), _INSERT_CHUNK):
+                chunk = rows[start : start + _INSERT_CHUNK]
+                added += len(connection.execute(statement, chunk).all())
+            return added
 
     def finished_cases(self, run_id: str) -> frozenset[CaseKey]:
         """The keys of every case result stored for the run."""
