@@ -9,6 +9,7 @@ object). No match is an error naming the input and the known formats.
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -95,9 +96,38 @@ def reader(
     return register
 
 
+# The built-in formats other than native, imported when first needed: a native trace, whose
+# own signature is asked first, never needs them, and importing all of them costs ~50 ms of a
+# command's start-up. None of them registers above _LAZY_MAX_PRIORITY.
+_LAZY_FORMATS = (
+    "_anthropic",
+    "_atif",
+    "_inspect",
+    "_langchain",
+    "_openai",
+    "_openinference",
+    "_otel_genai",
+    "_swe_agent",
+    "_tau2",
+    "_tau_bench",
+)
+_LAZY_MAX_PRIORITY = 10
+_lazy_loaded = False
+
+
+def _load_lazy_formats() -> None:
+    global _lazy_loaded  # noqa: PLW0603 - a process-wide "done once" flag
+    if _lazy_loaded:
+        return
+    _lazy_loaded = True
+    for module in _LAZY_FORMATS:
+        importlib.import_module(f"tracegrade.traces.{module}")
+
+
 def trace_readers() -> tuple[TraceReader, ...]:
     """Every registered reader, in the order they are asked."""
     load_plugins()
+    _load_lazy_formats()
     return _ordered()
 
 
@@ -108,6 +138,14 @@ def _ordered() -> tuple[TraceReader, ...]:
 
 def _choose(name: str, file_name: str, head: bytes, format_name: str | None) -> TraceReader:
     load_plugins()
+    if format_name is None:
+        # Readers asked before every lazily loaded one decide without loading them.
+        for candidate in _ordered():
+            if candidate.priority <= _LAZY_MAX_PRIORITY:
+                break
+            if candidate.can_read(file_name, head):
+                return candidate
+    _load_lazy_formats()
     if format_name is not None:
         try:
             return _READERS[format_name]
