@@ -21,6 +21,7 @@ from tracegrade.errors import TraceFormatError
 from tracegrade.traces._langgraph_stream import STREAM_MODES, is_event, stream_frames
 from tracegrade.traces._lc_messages import FIX, message_frames, parse_message
 from tracegrade.traces._pairing import CallLedger
+from tracegrade.traces._placing import gc_paused
 from tracegrade.traces._reading import (
     build_trace,
     json_type,
@@ -70,20 +71,41 @@ def _looks_langchain(name: str, head: bytes) -> bool:
 def _read_langchain(data: bytes, name: str) -> Iterator[Trace]:
     stem = trace_stem(name)
     if not name.lower().endswith(".jsonl"):
-        yield _run_trace(load_json(data, name), name, "", stem)
+        with gc_paused():  # one large document: see gc_paused
+            trace = _run_trace(load_json(data, name), name, "", stem)
+        yield trace
         return
-    lines = [
-        (number, line) for number, line in enumerate(data.splitlines(), start=1) if line.strip()
-    ]
-    parsed = [(number, load_json(line, name, f"line {number}")) for number, line in lines]
-    if parsed and is_event(parsed[0][1]):
-        events = [raw for _, raw in parsed]  # one stream, an event per line
-        ledger = CallLedger()
-        frames, metadata, model = stream_frames(events, name, "", ledger)
-        yield _trace(stem, frames, ledger, name, "stream", model, {"source": "stream", **metadata})
-        return
-    for number, raw in parsed:
-        yield _run_trace(raw, name, f"line {number}", f"{stem}-line-{number}")
+    with gc_paused():  # every line is parsed first, so they are all alive: see gc_paused
+        lines = [
+            (number, line) for number, line in enumerate(data.splitlines(), start=1) if line.strip()
+        ]
+        parsed = [(number, load_json(line, name, f"line {number}")) for number, line in lines]
+        stream = _stream_trace(parsed, stem, name)
+        traces = [] if stream is None else [stream]
+        failure: TraceFormatError | None = None
+        if stream is None:
+            # Every run is read here, while the collector is paused; a bad run's error is
+            # raised after the runs before it, as when each run was read as it was asked for.
+            try:
+                for number, raw in parsed:
+                    traces.append(_run_trace(raw, name, f"line {number}", f"{stem}-line-{number}"))
+            except TraceFormatError as exc:
+                failure = exc
+        # Freed here, by reference counting: the collector, once resumed, would walk them.
+        del lines, parsed
+    yield from traces
+    if failure is not None:
+        raise failure
+
+
+def _stream_trace(parsed: list[tuple[int, Any]], stem: str, name: str) -> Trace | None:
+    """The one stream of a .jsonl with an event per line; ``None`` when it holds runs."""
+    if not parsed or not is_event(parsed[0][1]):
+        return None
+    events = [raw for _, raw in parsed]
+    ledger = CallLedger()
+    frames, metadata, model = stream_frames(events, name, "", ledger)
+    return _trace(stem, frames, ledger, name, "stream", model, {"source": "stream", **metadata})
 
 
 def _run_trace(raw: Any, name: str, where: str, default_id: str) -> Trace:  # noqa: ANN401 - any JSON value

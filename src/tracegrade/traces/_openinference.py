@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from tracegrade.errors import TraceFormatError
+from tracegrade.traces._placing import gc_paused
 from tracegrade.traces._reading import (
     json_type,
     parse_arguments,
@@ -60,6 +61,9 @@ _ROLES = {
 }
 _LLM_KINDS = frozenset({"LLM"})
 
+_Items = tuple[tuple[str, Any], ...]
+"""A message's ``(field, value)`` attributes, in attribute order."""
+
 
 def _looks_openinference(name: str, head: bytes) -> bool:
     return (
@@ -83,35 +87,40 @@ def _read_openinference_lines(lines: Iterable[bytes], name: str) -> Iterator[Tra
     read_lines=_read_openinference_lines,
 )
 def _read_openinference(data: bytes, name: str) -> Iterator[Trace]:
-    for group in load_spans(data, name, trace_stem(name)):
-        yield spans_trace(group, OpenInference(), name)
+    with gc_paused():  # one large document: see gc_paused
+        groups = load_spans(data, name, trace_stem(name))
+    for group in groups:
+        with gc_paused():
+            trace = spans_trace(group, OpenInference(), name)
+        yield trace
 
 
 class OpenInference:
     """The OpenInference attribute convention (one instance per trace)."""
 
     def __init__(self) -> None:
-        # The last message read at each (side, index) with its fields. Every LLM span re-sends
-        # the whole history, so most messages have the fields already read at their index.
-        self._read: dict[tuple[str, int], tuple[dict[str, Any], Message]] = {}
+        # The last message read at each index of each side, with its fields. Every LLM span
+        # re-sends the whole history, so most messages have the fields already read at their
+        # index; a new input is most often the previous span's output, so outputs are tried too.
+        # Fields are compared, not hashed: hashing every message's text cost more than it saved.
+        self._inputs: dict[int, tuple[_Items, Message]] = {}
+        self._outputs: dict[int, tuple[_Items, Message]] = {}
 
-    def _indexed(
-        self,
-        fields: dict[str, Any],
-        span: Span,
-        side: str,
-        index: int,
-        name: str,
-    ) -> Message:
+    def _indexed(self, items: _Items, span: Span, side: str, index: int, name: str) -> Message:
+        """The message of one ``(field, value)`` list, read once for all the spans that send it."""
         at = f"llm.{side}_messages.{index}"
-        last = self._read.get((side, index))
-        if last is not None and last[0] == fields:
+        read = self._inputs if side == "input" else self._outputs
+        last = read.get(index)
+        if last is None or last[0] != items:
+            last = next((o for o in self._outputs.values() if o[0] == items), None)
+        if last is not None:
+            read[index] = last
             # The same fields read the same, but for where they are (the origin).
             return last[1].moved(f"{span.origin}, {at}")
-        message = _indexed(fields, span, at, name)
+        message = _indexed(dict(items), span, at, name)
         # Only string fields are remembered: 1 == 1.0 == True, but they read differently.
-        if all(type(value) is str for value in fields.values()):
-            self._read[side, index] = (fields, message)
+        if all(type(value) is str for _, value in items):
+            read[index] = (items, message)
         return message
 
     def role(self, span: Span) -> SpanRole:
@@ -128,19 +137,20 @@ class OpenInference:
 
     def messages(self, span: Span, name: str) -> tuple[list[Message], list[Message]]:
         """The indexed messages; else the ``messages`` of a JSON ``input.value``."""
-        found: dict[tuple[str, int], dict[str, Any]] = {}
+        found: dict[tuple[str, int], list[tuple[str, Any]]] = {}
         for key, value in span.attributes.items():
             field = _message_field(key)  # cached: the same keys come back in every span
             if field is not None:
                 at, rest = field
-                fields = found.get(at)
-                if fields is None:
-                    fields = found[at] = {}
-                fields[rest] = value
+                items = found.get(at)
+                if items is None:
+                    found[at] = [(rest, value)]
+                else:
+                    items.append((rest, value))
         inputs: list[Message] = []
         outputs: list[Message] = []
-        for (side, index), fields in sorted(found.items()):  # inputs first, each by index
-            read = self._indexed(fields, span, side, index, name)
+        for (side, index), items in sorted(found.items()):  # inputs first, each by index
+            read = self._indexed(tuple(items), span, side, index, name)
             (inputs if side == "input" else outputs).append(read)
         if not inputs:
             inputs = _value_messages(span, "input", name)

@@ -49,7 +49,9 @@ class Reply:
     value: Any
 
 
-@dataclass(frozen=True, slots=True)
+# Not frozen, though never changed: moved() builds one per re-sent message, and a frozen
+# dataclass's __init__ costs three times as much. unsafe_hash keeps it hashable as before.
+@dataclass(slots=True, unsafe_hash=True)
 class Message:
     """One chat message of an LLM span, in either convention."""
 

@@ -34,6 +34,7 @@ _FIX = (
 _INDEXED_LISTS = frozenset(
     {"input_messages", "output_messages", "tool_calls", "contents", "tools", "documents"}
 )
+_NESTED = frozenset({dict, list})
 _ATTRIBUTE_PREFIXES = ("gen_ai.", "llm.", "openinference.", "input.", "output.", "tool.")
 
 
@@ -357,6 +358,10 @@ def otlp_value(raw: Any, where: str, name: str) -> Any:  # noqa: ANN401 - any JS
 
 def flatten(attributes: dict[str, Any]) -> dict[str, Any]:
     """Join nested attribute objects with dots; indexed OpenInference lists get their index."""
+    if _NESTED.isdisjoint(map(type, attributes.values())):
+        # Already flat (Phoenix writes dotted keys): a copy, without a call per key. Parsed
+        # JSON holds exact dicts and lists, so testing the type is the isinstance below.
+        return dict(attributes)
     out: dict[str, Any] = {}
     _flatten(attributes, "", out)
     return out
