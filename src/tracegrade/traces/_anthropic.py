@@ -20,6 +20,7 @@ from tracegrade.traces._placing import placed
 from tracegrade.traces._reading import (
     build_trace,
     json_type,
+    jsonl_runs,
     load_json,
     parts_text,
     starts_with,
@@ -65,12 +66,7 @@ def _looks_anthropic(name: str, head: bytes) -> bool:
 
 def _read_anthropic_lines(lines: Iterable[bytes], name: str) -> Iterator[Trace]:
     """One run per line, read one line at a time (a .jsonl file streams)."""
-    stem = trace_stem(name)
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        where = f"line {number}"
-        yield _run_trace(load_json(line, name, where), name, where, f"{stem}-line-{number}")
+    return jsonl_runs(lines, name, _run_trace)
 
 
 @reader(

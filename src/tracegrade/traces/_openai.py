@@ -17,6 +17,7 @@ from tracegrade.traces._placing import placed
 from tracegrade.traces._reading import (
     build_trace,
     json_type,
+    jsonl_runs,
     load_json,
     parse_arguments,
     parts_text,
@@ -47,13 +48,8 @@ def _looks_chat(name: str, head: bytes) -> bool:
 
 
 def _read_chat_lines(lines: Iterable[bytes], name: str) -> Iterator[Trace]:
-    """One run per line; the lines are read one at a time (a file streams)."""
-    stem = trace_stem(name)
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        where = f"line {number}"
-        yield _chat_trace(load_json(line, name, where), name, where, f"{stem}-line-{number}")
+    """One run per line, read one line at a time (a .jsonl file streams)."""
+    return jsonl_runs(lines, name, _chat_trace)
 
 
 @reader(

@@ -14,7 +14,7 @@ from tracegrade.errors import TraceFormatError
 from tracegrade.traces._model import Trace, UserFrame
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Iterable, Iterator, Sequence
 
     from tracegrade.traces._model import Frame
     from tracegrade.traces._pairing import CallLedger
@@ -23,6 +23,7 @@ __all__ = [
     "NO_TASK",
     "build_trace",
     "json_type",
+    "jsonl_runs",
     "load_json",
     "parse_arguments",
     "parts_text",
@@ -162,3 +163,21 @@ def build_trace(
             fix="check the run's id and fields against the format's documentation",
             path=name,
         ) from exc
+
+
+def jsonl_runs(
+    lines: Iterable[bytes], name: str, run: Callable[[Any, str, str, str], Trace]
+) -> Iterator[Trace]:
+    """One run per line of a ``.jsonl`` file, read one line at a time (a file streams).
+
+    Args:
+        lines: The file's lines.
+        name: The file, for errors.
+        run: Builds a trace from ``(parsed line, name, "line N", default id)``.
+    """
+    stem = trace_stem(name)
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        where = f"line {number}"
+        yield run(load_json(line, name, where), name, where, f"{stem}-line-{number}")
