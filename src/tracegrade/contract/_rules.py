@@ -17,6 +17,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationError, field_validator
 
 from tracegrade._toml import read_toml
+from tracegrade._validation import error_message
 from tracegrade.errors import InputError
 
 __all__ = ["ContractRules", "load_contract_rules", "parse_contract_rules"]
@@ -82,9 +83,7 @@ def parse_contract_rules(data: dict[str, Any], name: str = "<rules>") -> Contrac
     except ValidationError as exc:
         error = exc.errors(include_url=False)[0]
         where = ".".join(["contract", *(str(part) for part in error["loc"])])
-        message = error["msg"].removeprefix("Value error, ")
-        if error["type"] == "extra_forbidden":
-            message = "is not a known key (a typo?)"
+        message = error_message(error, unknown="key")
         raise InputError(f"{where}: {message}", fix=_FIX, path=name) from exc
 
 

@@ -4,24 +4,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from tracegrade._validation import error_message, first_error
 from tracegrade.errors import ProjectError
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from pydantic import ValidationError
-    from pydantic_core import ErrorDetails
 
 __all__ = ["contract_error"]
 
 
 _FIX = "see docs/evals.md for the touchpoint contract"
-
-
-def _first(exc: ValidationError) -> ErrorDetails:
-    """The error to report: an unknown field (likely a typo) before what it left missing."""
-    errors = exc.errors(include_url=False)
-    return next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
 
 
 def _label(item: object, index: int) -> str:
@@ -42,7 +36,7 @@ def contract_error(
         path: The file, or the Python function, the data came from.
         single: ``data`` is one touchpoint's fields.
     """
-    error = _first(exc)
+    error = first_error(exc)
     loc = list(error["loc"])
     ctx = error.get("ctx") or {}
     touchpoint: str | None = None
@@ -58,9 +52,6 @@ def contract_error(
     if isinstance(ctx.get("field"), str):
         loc = [*loc, ctx["field"]]
     field = ".".join(str(part) for part in loc if not isinstance(part, int)) or None
-    message = error["msg"].removeprefix("Value error, ")
-    if error["type"] == "missing":
-        message = "is missing"
-    elif error["type"] == "extra_forbidden":
-        message = "is not a known field (a typo?)"
-    return ProjectError(message, fix=_FIX, path=path, touchpoint=touchpoint, field=field)
+    return ProjectError(
+        error_message(error), fix=_FIX, path=path, touchpoint=touchpoint, field=field
+    )

@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, Valida
 
 from tracegrade._paths import ArgPath, PathSyntaxError
 from tracegrade._toml import read_toml
+from tracegrade._validation import error_message, first_error
 from tracegrade.errors import PolicyError
 
 __all__ = ["GuardPolicy", "SourcePolicy", "ToolRule", "load_policy", "parse_policy"]
@@ -103,16 +104,12 @@ def parse_policy(data: dict[str, Any], name: str = "<policy>") -> GuardPolicy:
     try:
         policy = GuardPolicy.model_validate(data)
     except ValidationError as exc:
-        errors = exc.errors(include_url=False)
-        error = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
+        error = first_error(exc)
         where = ".".join(str(part) for part in error["loc"]) or "policy"
-        message = (
-            "is not a known key (a typo?)"
-            if error["type"] == "extra_forbidden"
-            else ("is missing" if error["type"] == "missing" else error["msg"])
-        )
         raise PolicyError(
-            f"{where}: {message}", fix="see docs/guard.md for the policy format", path=name
+            f"{where}: {error_message(error, unknown='key')}",
+            fix="see docs/guard.md for the policy format",
+            path=name,
         ) from exc
     for tool, rule in policy.tools.items():
         for text in rule.scan:

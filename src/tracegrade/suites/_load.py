@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from tracegrade._toml import read_toml
+from tracegrade._validation import error_message, first_error
 from tracegrade.errors import SuiteError, TracegradeError, UnknownQuestionError
 from tracegrade.observations import declared_decoders
 from tracegrade.suites._model import CaseResult, Suite
@@ -63,19 +64,8 @@ def _where(loc: tuple[int | str, ...], data: dict[str, Any]) -> str:
     return f"field {'.'.join(str(part) for part in loc)!r}" if loc else "file"
 
 
-def _first(exc: ValidationError) -> ErrorDetails:
-    """The error to report: an unknown field (likely a typo) before what it left missing."""
-    errors = exc.errors(include_url=False)
-    return next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
-
-
 def _describe(error: ErrorDetails, data: dict[str, Any]) -> str:
-    message = error["msg"].removeprefix("Value error, ")
-    if error["type"] == "missing":
-        message = "is missing"
-    elif error["type"] == "extra_forbidden":
-        message = "is not a known field (a typo?)"
-    return f"{_where(error['loc'], data)}: {message}"
+    return f"{_where(error['loc'], data)}: {error_message(error)}"
 
 
 def load_suite(path: str | Path) -> LoadedSuite:
@@ -92,7 +82,7 @@ def load_suite(path: str | Path) -> LoadedSuite:
         suite = Suite.model_validate(data)
     except ValidationError as exc:
         raise SuiteError(
-            _describe(_first(exc), data),
+            _describe(first_error(exc), data),
             fix="see docs/suites.md for the suite format",
             path=str(file),
         ) from exc
@@ -142,7 +132,7 @@ def _question_file(file: Path) -> Suite:
         )
     except ValidationError as exc:
         raise SuiteError(
-            _describe(_first(exc), data),
+            _describe(first_error(exc), data),
             fix="see docs/suites.md for the question format",
             path=str(file),
         ) from exc
