@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import corpus_root
 from tracegrade.errors import TraceFormatError
 from tracegrade.traces import read_traces
 
@@ -19,3 +20,14 @@ def format_error(path: Path, **options: str) -> str:
     message = str(caught.value)
     assert str(path) in message
     return message
+
+
+def real_corpus_file(*parts: str) -> Path:
+    """A file of the real corpus ($TRACEGRADE_CORPUS/...); skips, saying where it looked."""
+    path = corpus_root().joinpath(*parts)
+    if not path.is_file():
+        pytest.skip(
+            f"real corpus file not found at {path}: set TRACEGRADE_CORPUS to the folder that"
+            f" holds {parts[0]}/ to run this test"
+        )
+    return path

@@ -13,8 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import corpus_root
-from tests.helpers.readers import format_error
+from tests.helpers.readers import format_error, real_corpus_file
 from tracegrade.traces import (
     AssistantFrame,
     SystemFrame,
@@ -237,13 +236,7 @@ def test_a_messages_to_dict_dump_is_now_read() -> None:
 
 
 def corpus_stream(name: str) -> Path:
-    path = corpus_root() / "trace_fixtures" / "langgraph_stream" / name
-    if not path.is_file():
-        pytest.skip(
-            f"real corpus file not found at {path}: set TRACEGRADE_CORPUS to the folder that"
-            " holds trace_fixtures/ to run the LangGraph conformance tests"
-        )
-    return path
+    return real_corpus_file("trace_fixtures", "langgraph_stream", name)
 
 
 def raw_counts(events: list[Any]) -> dict[str, Any]:

@@ -8,8 +8,7 @@ from typing import Any
 import orjson
 import pytest
 
-from tests.conftest import corpus_root
-from tests.helpers.readers import format_error
+from tests.helpers.readers import format_error, real_corpus_file
 from tracegrade.errors import TraceFormatError
 from tracegrade.traces import (
     AssistantFrame,
@@ -26,10 +25,7 @@ FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "readers" / "op
 
 
 def corpus_file(folder: str, name: str) -> Path:
-    path = corpus_root() / "trace_fixtures" / folder / name
-    if not path.is_file():
-        pytest.skip(f"real corpus file not found at {path}: set TRACEGRADE_CORPUS to run it")
-    return path
+    return real_corpus_file("trace_fixtures", folder, name)
 
 
 def fails(path: Path, **options: str) -> str:

@@ -8,8 +8,7 @@ from typing import Any
 import orjson
 import pytest
 
-from tests.conftest import corpus_root
-from tests.helpers.readers import format_error
+from tests.helpers.readers import format_error, real_corpus_file
 from tracegrade.errors import TraceFormatError
 from tracegrade.traces import (
     AssistantFrame,
@@ -134,13 +133,7 @@ def test_malformed_simulations(data: bytes, expected: str) -> None:
 
 @pytest.fixture(scope="module")
 def real_file() -> Path:
-    path = corpus_root() / "tau_bench" / REAL
-    if not path.is_file():
-        pytest.skip(
-            f"real tau2 file not found at {path}: set TRACEGRADE_CORPUS to the folder that holds"
-            " tau_bench/ to run this test"
-        )
-    return path
+    return real_corpus_file("tau_bench", REAL)
 
 
 def _raw_calls(simulation: dict[str, Any]) -> list[tuple[str, Any]]:
