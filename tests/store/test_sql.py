@@ -3,21 +3,19 @@
 from __future__ import annotations
 
 import socket
-from typing import TYPE_CHECKING
+from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
 from tracegrade.errors import InfrastructureError, InputError
 from tracegrade.store import DEFAULT_URL, RunRecord, SqlStore, open_store
-from tracegrade.store._migrate import head_revision
+from tracegrade.store._migrate import _config, head_revision
 from tracegrade.store._schema import METADATA
 from tracegrade.store._url import parse_store_url
-
-if TYPE_CHECKING:
-    from pathlib import Path
 
 
 def test_the_default_store_is_a_sqlite_file_under_dot_tracegrade(
@@ -53,11 +51,48 @@ def test_opening_migrates_to_head_and_matches_the_schema(store_url: str) -> None
     engine = sa.create_engine(parse_store_url(store_url))
     with engine.connect() as connection:
         context = MigrationContext.configure(connection)
-        assert context.get_current_revision() == head_revision() == "0001"
+        assert context.get_current_revision() == head_revision() == "0002"
         assert compare_metadata(context, METADATA) == []
         tables = set(sa.inspect(connection).get_table_names())
     engine.dispose()
-    assert tables == {"alembic_version", "runs", "case_results", "baselines", "touchpoint_versions"}
+    assert tables == {
+        "alembic_version",
+        "runs",
+        "case_results",
+        "baselines",
+        "touchpoint_versions",
+        "ai_calls",
+        "signals",
+        "proposals",
+        "file_blobs",
+        "rubric_scores",
+        "received_traces",
+    }
+
+
+def test_a_database_at_0001_upgrades_to_head_keeping_its_runs(store_url: str) -> None:
+    url = parse_store_url(store_url)
+    if url.get_backend_name() == "sqlite" and url.database:
+        Path(url.database).parent.mkdir(parents=True)
+    engine = sa.create_engine(url)
+    with engine.begin() as connection:
+        config = _config()
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0001")
+        connection.execute(
+            sa.text(
+                "INSERT INTO runs (run_id, started_at, lane, registry_version, status, summary)"
+                " VALUES ('old', CURRENT_TIMESTAMP, 'pr', 'r1', 'finished', '{}')"
+            )
+        )
+    engine.dispose()
+    store = open_store(store_url)
+    try:
+        run = store.get_run("old")
+    finally:
+        store.close()
+    assert run is not None
+    assert run.registry_version == "r1"
 
 
 def test_a_schema_change_without_a_migration_is_noticed(store_url: str) -> None:

@@ -77,3 +77,102 @@ touchpoint_versions = sa.Table(
     sa.Column("recorded_at", sa.DateTime(timezone=True), nullable=False),
     sa.UniqueConstraint("touchpoint", "version", name="uq_touchpoint_versions_version"),
 )
+
+# Every model call an agent or a judge made, with its price (None when the model is unpriced).
+ai_calls = sa.Table(
+    "ai_calls",
+    METADATA,
+    sa.Column("id", sa.Integer(), primary_key=True, autoincrement=True),
+    sa.Column("run_id", sa.String(_NAME), nullable=True),  # calls outside a run are kept too
+    sa.Column("touchpoint", sa.String(_NAME), nullable=False),
+    sa.Column("model", sa.String(_NAME), nullable=False),
+    sa.Column("role", sa.String(16), nullable=False),
+    sa.Column("input_tokens", sa.Integer(), nullable=False),
+    sa.Column("output_tokens", sa.Integer(), nullable=False),
+    sa.Column("cached_input_tokens", sa.Integer(), nullable=False),
+    sa.Column("latency_seconds", sa.Float(), nullable=True),
+    sa.Column("cost_usd", sa.Float(), nullable=True),
+    sa.Column("details", sa.JSON(), nullable=False),
+    sa.Column("recorded_at", sa.DateTime(timezone=True), nullable=False),
+    sa.CheckConstraint("role IN ('agent', 'judge')", name="ck_ai_calls_role"),
+    sa.Index("ix_ai_calls_touchpoint", "touchpoint"),
+    sa.Index("ix_ai_calls_run_id", "run_id"),
+    sa.Index("ix_ai_calls_recorded_at", "recorded_at"),
+)
+
+# Gate failures, guard blocks, user feedback: the raw material of patterns and proposals.
+signals = sa.Table(
+    "signals",
+    METADATA,
+    sa.Column("id", sa.Integer(), primary_key=True, autoincrement=True),
+    sa.Column("touchpoint", sa.String(_NAME), nullable=False),
+    sa.Column("kind", sa.String(64), nullable=False),
+    sa.Column("fingerprint", sa.String(_NAME), nullable=False),  # what patterns group on
+    sa.Column("payload", sa.JSON(), nullable=False),
+    sa.Column("run_id", sa.String(_NAME), nullable=True),
+    sa.Column("processed", sa.Boolean(), nullable=False),
+    sa.Column("recorded_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_signals_touchpoint_processed", "touchpoint", "processed"),
+)
+
+# A change to a touchpoint's file, proposed by a person or a judge; only a person approves.
+proposals = sa.Table(
+    "proposals",
+    METADATA,
+    sa.Column("id", sa.Integer(), primary_key=True, autoincrement=True),
+    sa.Column("touchpoint", sa.String(_NAME), nullable=False),
+    sa.Column("file", sa.String(_CASE), nullable=False),
+    sa.Column("base_sha256", sa.String(64), nullable=False),
+    sa.Column("diff", sa.Text(), nullable=False),
+    sa.Column("rationale", sa.Text(), nullable=False),
+    sa.Column("author", sa.String(_NAME), nullable=False),
+    sa.Column("drafted_by", sa.String(16), nullable=False),
+    sa.Column("pattern", sa.String(_NAME), nullable=True),
+    sa.Column("signal_ids", sa.JSON(), nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("decided_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("decided_by", sa.String(_NAME), nullable=True),
+    sa.Column("applied_version", sa.String(_NAME), nullable=True),
+    sa.CheckConstraint("drafted_by IN ('person', 'judge')", name="ck_proposals_drafted_by"),
+    sa.CheckConstraint(
+        "status IN ('proposed', 'approved', 'rejected', 'applied')", name="ck_proposals_status"
+    ),
+    sa.Index("ix_proposals_touchpoint", "touchpoint"),
+)
+
+# File contents by sha256, so a touchpoint version can be restored (rollback).
+file_blobs = sa.Table(
+    "file_blobs",
+    METADATA,
+    sa.Column("sha256", sa.String(64), primary_key=True),
+    sa.Column("content", sa.Text(), nullable=False),
+)
+
+# A judge rubric's scores of a touchpoint version (the tool-description rubric).
+rubric_scores = sa.Table(
+    "rubric_scores",
+    METADATA,
+    sa.Column("id", sa.Integer(), primary_key=True, autoincrement=True),
+    sa.Column("touchpoint", sa.String(_NAME), nullable=False),
+    sa.Column("version", sa.String(_NAME), nullable=False),
+    sa.Column("rubric", sa.String(_NAME), nullable=False),
+    sa.Column("judge", sa.String(_NAME), nullable=False),
+    sa.Column("scores", sa.JSON(), nullable=False),
+    sa.Column("recorded_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_rubric_scores_touchpoint", "touchpoint"),
+)
+
+# Traces received live (OTLP/HTTP), normalised to the native model, with their grade.
+received_traces = sa.Table(
+    "received_traces",
+    METADATA,
+    sa.Column("id", sa.Integer(), primary_key=True, autoincrement=True),
+    sa.Column("trace_id", sa.String(_NAME), nullable=False),
+    sa.Column("touchpoint", sa.String(_NAME), nullable=True),
+    sa.Column("source_format", sa.String(64), nullable=False),
+    sa.Column("trace", sa.JSON(), nullable=False),
+    sa.Column("grade", sa.JSON(), nullable=True),
+    sa.Column("received_at", sa.DateTime(timezone=True), nullable=False),
+    sa.UniqueConstraint("trace_id", name="uq_received_traces_trace_id"),
+)
