@@ -2,20 +2,13 @@
 
 from __future__ import annotations
 
-import sqlite3
-import time
-from contextlib import contextmanager
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 import sqlalchemy as sa
-from sqlalchemy import event
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.exc import IntegrityError
 
-from tracegrade.errors import InfrastructureError
 from tracegrade.store import _problems
-from tracegrade.store._migrate import WRITE, upgrade_to_head
 from tracegrade.store._records import (
     BaselineRecord,
     CaseKey,
@@ -29,58 +22,15 @@ from tracegrade.store._records import (
     validated,
 )
 from tracegrade.store._schema import baselines, case_results, runs, touchpoint_versions
-from tracegrade.store._url import DEFAULT_URL, display_url, parse_store_url
+from tracegrade.store._sql_base import SqlBase
+from tracegrade.store._url import DEFAULT_URL
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Sequence
+    from collections.abc import Sequence
     from datetime import datetime
 
-_BUSY_TIMEOUT_S = 30  # how long a SQLite writer waits for another writer's lock
-_CONNECT_TIMEOUT_S = 10  # how long to wait for a PostgreSQL server
 _RESULT_KEY = ("run_id", "touchpoint", "case_id", "repeat")
 _INSERT_CHUNK = 5000  # rows per executemany call of a batch (all in one transaction)
-
-
-def _enter_wal_mode(cursor: sqlite3.Cursor) -> None:
-    """Switch the file to WAL (it stays so), retrying: the switch skips the busy timeout.
-
-    When several processes open a new file at once, all but one get "database is locked"
-    at once from ``PRAGMA journal_mode = WAL`` while the first converts the file.
-    """
-    deadline = time.monotonic() + _BUSY_TIMEOUT_S
-    while True:
-        try:
-            cursor.execute("PRAGMA journal_mode = WAL")
-        except sqlite3.OperationalError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.01)
-        else:
-            return
-
-
-def _sqlite_engine(url: sa.URL) -> sa.Engine:
-    engine = sa.create_engine(url, connect_args={"timeout": _BUSY_TIMEOUT_S})
-
-    @event.listens_for(engine, "connect")
-    def _on_connect(dbapi_connection: Any, _record: Any) -> None:  # noqa: ANN401 (DB-API object)
-        # Let SQLAlchemy emit BEGIN itself (pysqlite's implicit one skips DDL), so
-        # migrations are transactional and writers take the lock up front.
-        dbapi_connection.isolation_level = None
-        cursor = dbapi_connection.cursor()
-        cursor.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_S * 1000}")
-        _enter_wal_mode(cursor)
-        cursor.execute("PRAGMA synchronous = NORMAL")  # durable against a killed process
-        cursor.execute("PRAGMA foreign_keys = ON")
-        cursor.close()
-
-    @event.listens_for(engine, "begin")
-    def _on_begin(connection: sa.Connection) -> None:
-        # A writer that starts deferred and upgrades later gets SQLITE_BUSY without waiting.
-        write = connection.get_execution_options().get(WRITE, False)
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
-
-    return engine
 
 
 def _row_run(row: sa.Row[Any]) -> RunRecord:
@@ -128,7 +78,7 @@ def _row_version(row: sa.Row[Any]) -> TouchpointVersionRecord:
     )
 
 
-class SqlStore:
+class SqlStore(SqlBase):
     """A :class:`Store` in a SQLite file or a PostgreSQL database.
 
     Opening migrates the database to the newest schema. Each call runs in its own
@@ -143,71 +93,6 @@ class SqlStore:
         InputError: The URL is malformed or not SQLite or PostgreSQL.
         InfrastructureError: The database cannot be reached or migrated.
     """
-
-    def __init__(self, url: str) -> None:
-        self._url = parse_store_url(url)
-        self.url = display_url(self._url)
-        """The store's URL without its password."""
-        with self._database_errors():
-            if self._url.drivername == "sqlite":
-                Path(self._url.database or "").parent.mkdir(parents=True, exist_ok=True)
-                self._engine = _sqlite_engine(self._url)
-            else:
-                self._engine = sa.create_engine(
-                    self._url,
-                    pool_pre_ping=True,
-                    connect_args={"connect_timeout": _CONNECT_TIMEOUT_S},
-                )
-            upgrade_to_head(self._engine)
-
-    def __repr__(self) -> str:
-        return f"SqlStore({self.url!r})"
-
-    @contextmanager
-    def _database_errors(self) -> Iterator[None]:
-        try:
-            yield
-        except ImportError as exc:
-            raise InfrastructureError(
-                f"the store at {self.url} needs a driver that is not installed: {exc}",
-                fix="install the PostgreSQL extra: pip install 'tracegrade[postgres]'",
-            ) from exc
-        except (DBAPIError, OSError) as exc:
-            cause = str(getattr(exc, "orig", None) or exc).strip().splitlines()
-            raise InfrastructureError(
-                f"cannot use the store at {self.url}: {cause[0] if cause else type(exc).__name__}",
-                fix="check that the database is running and reachable, and the URL is right",
-            ) from exc
-
-    @contextmanager
-    def _read(self) -> Iterator[sa.Connection]:
-        with self._database_errors(), self._engine.connect() as connection:
-            yield connection
-
-    @contextmanager
-    def _write(self) -> Iterator[sa.Connection]:
-        with (
-            self._database_errors(),
-            self._engine.connect() as connection,
-            connection.execution_options(**{WRITE: True}).begin(),
-        ):
-            yield connection
-
-    def _insert_new(
-        self, connection: sa.Connection, table: sa.Table, key: Sequence[str], values: dict[str, Any]
-    ) -> bool:
-        """Insert a row unless one with the same ``key`` columns exists; ``True`` if inserted.
-
-        RETURNING tells whether a row went in: a driver's rowcount is not reliable here.
-        """
-        dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
-        statement = (
-            dialect.insert(table)
-            .values(**values)
-            .on_conflict_do_nothing(index_elements=list(key))
-            .returning(table.c[key[0]])
-        )
-        return connection.execute(statement).first() is not None
 
     def start_run(self, run: RunRecord) -> None:
         """Store a new run; an existing ``run_id`` is an ``InputError``."""
@@ -394,10 +279,6 @@ class SqlStore:
         )
         with self._read() as connection:
             return [_row_version(row) for row in connection.execute(query)]
-
-    def close(self) -> None:
-        """Close every pooled connection."""
-        self._engine.dispose()
 
 
 def open_store(url: str | None = None) -> SqlStore:
