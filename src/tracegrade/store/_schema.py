@@ -123,6 +123,7 @@ proposals = sa.Table(
     sa.Column("touchpoint", sa.String(_NAME), nullable=False),
     sa.Column("file", sa.String(_CASE), nullable=False),
     sa.Column("base_sha256", sa.String(64), nullable=False),
+    sa.Column("proposed_sha256", sa.String(64), nullable=False),  # its content: file_blobs
     sa.Column("diff", sa.Text(), nullable=False),
     sa.Column("rationale", sa.Text(), nullable=False),
     sa.Column("author", sa.String(_NAME), nullable=False),

@@ -54,6 +54,7 @@ def upgrade() -> None:
         sa.Column("touchpoint", sa.String(200), nullable=False),
         sa.Column("file", sa.String(500), nullable=False),
         sa.Column("base_sha256", sa.String(64), nullable=False),
+        sa.Column("proposed_sha256", sa.String(64), nullable=False),  # its content: file_blobs
         sa.Column("diff", sa.Text(), nullable=False),
         sa.Column("rationale", sa.Text(), nullable=False),
         sa.Column("author", sa.String(200), nullable=False),
