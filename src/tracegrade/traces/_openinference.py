@@ -61,8 +61,12 @@ _ROLES = {
 }
 _LLM_KINDS = frozenset({"LLM"})
 
-_Items = tuple[tuple[str, Any], ...]
-"""A message's ``(field, value)`` attributes, in attribute order."""
+_Read = tuple[tuple[str, ...], tuple[Any, ...], "Message"]
+"""A message read at one index: its field names and values (in attribute order), and it."""
+_Layout = tuple[tuple[str, int, slice | tuple[int, ...], tuple[str, ...]], ...]
+"""Per message of a span: side, index, where its values sit, and its field names."""
+_LAYOUTS: dict[tuple[str, ...], _Layout] = {}
+_MAX_LAYOUTS = 4096  # key sequences remembered; cleared when full
 
 
 def _looks_openinference(name: str, head: bytes) -> bool:
@@ -103,24 +107,35 @@ class OpenInference:
         # re-sends the whole history, so most messages have the fields already read at their
         # index; a new input is most often the previous span's output, so outputs are tried too.
         # Fields are compared, not hashed: hashing every message's text cost more than it saved.
-        self._inputs: dict[int, tuple[_Items, Message]] = {}
-        self._outputs: dict[int, tuple[_Items, Message]] = {}
+        self._inputs: dict[int, _Read] = {}
+        self._outputs: dict[int, _Read] = {}
 
-    def _indexed(self, items: _Items, span: Span, side: str, index: int, name: str) -> Message:
-        """The message of one ``(field, value)`` list, read once for all the spans that send it."""
+    def _indexed(
+        self,
+        fields: tuple[str, ...],
+        values: tuple[Any, ...],
+        span: Span,
+        *,
+        side: str,
+        index: int,
+        name: str,
+    ) -> Message:
+        """The message of one set of field values, read once for all the spans that send it."""
         at = f"llm.{side}_messages.{index}"
         read = self._inputs if side == "input" else self._outputs
         last = read.get(index)
-        if last is None or last[0] != items:
-            last = next((o for o in self._outputs.values() if o[0] == items), None)
+        if last is None or last[1] != values or last[0] != fields:
+            last = next(
+                (o for o in self._outputs.values() if o[1] == values and o[0] == fields), None
+            )
         if last is not None:
             read[index] = last
             # The same fields read the same, but for where they are (the origin).
-            return last[1].moved(f"{span.origin}, {at}")
-        message = _indexed(dict(items), span, at, name)
+            return last[2].moved(f"{span.origin}, {at}")
+        message = _indexed(dict(zip(fields, values, strict=True)), span, at, name)
         # Only string fields are remembered: 1 == 1.0 == True, but they read differently.
-        if all(type(value) is str for _, value in items):
-            read[index] = (items, message)
+        if all(type(value) is str for value in values):
+            read[index] = (fields, values, message)
         return message
 
     def role(self, span: Span) -> SpanRole:
@@ -137,20 +152,13 @@ class OpenInference:
 
     def messages(self, span: Span, name: str) -> tuple[list[Message], list[Message]]:
         """The indexed messages; else the ``messages`` of a JSON ``input.value``."""
-        found: dict[tuple[str, int], list[tuple[str, Any]]] = {}
-        for key, value in span.attributes.items():
-            field = _message_field(key)  # cached: the same keys come back in every span
-            if field is not None:
-                at, rest = field
-                items = found.get(at)
-                if items is None:
-                    found[at] = [(rest, value)]
-                else:
-                    items.append((rest, value))
+        attrs = span.attributes
+        values = tuple(attrs.values())
         inputs: list[Message] = []
         outputs: list[Message] = []
-        for (side, index), items in sorted(found.items()):  # inputs first, each by index
-            read = self._indexed(tuple(items), span, side, index, name)
+        for side, index, where, fields in _layout(tuple(attrs)):  # inputs first, each by index
+            got = values[where] if isinstance(where, slice) else tuple(values[i] for i in where)
+            read = self._indexed(fields, got, span, side=side, index=index, name=name)
             (inputs if side == "input" else outputs).append(read)
         if not inputs:
             inputs = _value_messages(span, "input", name)
@@ -235,6 +243,34 @@ def _message_field(key: str) -> tuple[tuple[str, int], str] | None:
     """``((side, index), field)`` of an ``llm.<side>_messages.<i>.message.<field>`` key."""
     match = _MESSAGE.match(key)
     return None if match is None else ((match[1], int(match[2])), match[3])
+
+
+def _layout(keys: tuple[str, ...]) -> _Layout:
+    """Where each message's fields sit among a span's attributes, inputs first, by index.
+
+    Spans of one conversation share their attribute keys up to the history's length, so the
+    layout is worked out once per key sequence; a span then takes each message's values as
+    one slice of its attribute values, and comparing those with the last read is one C-level
+    tuple comparison instead of a loop over every attribute.
+    """
+    layout = _LAYOUTS.get(keys)
+    if layout is None:
+        found: dict[tuple[str, int], list[tuple[int, str]]] = {}
+        for position, key in enumerate(keys):
+            field = _message_field(key)
+            if field is not None:
+                found.setdefault(field[0], []).append((position, field[1]))
+        entries: list[tuple[str, int, slice | tuple[int, ...], tuple[str, ...]]] = []
+        for (side, index), fields in sorted(found.items()):
+            positions = tuple(position for position, _ in fields)
+            contiguous = positions == tuple(range(positions[0], positions[-1] + 1))
+            where = slice(positions[0], positions[-1] + 1) if contiguous else positions
+            entries.append((side, index, where, tuple(name for _, name in fields)))
+        layout = tuple(entries)
+        if len(_LAYOUTS) >= _MAX_LAYOUTS:
+            _LAYOUTS.clear()
+        _LAYOUTS[keys] = layout
+    return layout
 
 
 def _indexed(fields: dict[str, Any], span: Span, at: str, name: str) -> Message:
