@@ -24,6 +24,10 @@ PUBLIC_MODULES = [
     "tracegrade.evals",
     "tracegrade.metrics",
     "tracegrade.store",
+    "tracegrade.judges",
+    "tracegrade.proposals",
+    "tracegrade.cost",
+    "tracegrade.web",
 ]
 
 

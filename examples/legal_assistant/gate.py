@@ -14,29 +14,45 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from langchain_core.messages import HumanMessage
+from langchain_core.messages import HumanMessage, UsageMetadata
 
 from examples.legal_assistant.cases import CASES, SCRIPTS
 from examples.legal_assistant.graph import build_agent, model_from_environment
 from tracegrade.contract import GateResult, GateRun, compare_gate, render_gate, run_gate
 from tracegrade.contract.langgraph import GroundingSplit, ModelInputRecorder, read_transcript
+from tracegrade.cost import current_run_id
+from tracegrade.cost.langchain import CostCallbackHandler
 from tracegrade.errors import InputError, TracegradeError
 from tracegrade.guard.langgraph import ScriptedChatModel
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
+    from langchain_core.callbacks import BaseCallbackHandler
     from langchain_core.language_models import BaseChatModel
     from langchain_core.runnables import RunnableConfig
 
     from tracegrade.contract import GateCase
 
 BASELINE = Path(__file__).resolve().parent / "baseline.json"
+SCRIPTED_MODEL = "gpt-4o-mini"
+"""The model the scripted replies say they came from, so `tracegrade run` prices them."""
+SCRIPTED_USAGE: UsageMetadata = {
+    "input_tokens": 1200,
+    "output_tokens": 90,
+    "total_tokens": 1290,
+    "input_token_details": {"cache_read": 1024},
+}
+"""The usage each scripted reply reports: a typical turn of this agent, prompt mostly cached."""
 
 
 def scripted_model(case: GateCase) -> ScriptedChatModel:
-    """A fresh scripted model for one run of a case."""
-    return ScriptedChatModel(responses=[message.model_copy() for message in SCRIPTS[case.name]])
+    """A fresh scripted model for one run of a case; its replies report usage and a model."""
+    return ScriptedChatModel(
+        responses=[message.model_copy() for message in SCRIPTS[case.name]],
+        model_name=SCRIPTED_MODEL,
+        usage=SCRIPTED_USAGE,
+    )
 
 
 def run_case(
@@ -47,11 +63,17 @@ def run_case(
     split: GroundingSplit | None = None,
     project: bool = True,
 ) -> GateRun:
-    """Run the agent once on a case; the trace is read back from the checkpoint."""
+    """Run the agent once on a case; the trace is read back from the checkpoint.
+
+    Inside ``tracegrade run`` every model call is also recorded with its tokens and cost.
+    """
     app, _ = build_agent(model(case), split=split, project=project)
     recorder = ModelInputRecorder()
+    callbacks: list[BaseCallbackHandler] = [recorder]
+    if current_run_id() is not None:
+        callbacks.append(CostCallbackHandler())  # the unit's touchpoint, in the current run
     thread: RunnableConfig = {"configurable": {"thread_id": f"{case.name}-{repeat}"}}
-    app.invoke({"messages": [HumanMessage(case.question)]}, {**thread, "callbacks": [recorder]})
+    app.invoke({"messages": [HumanMessage(case.question)]}, {**thread, "callbacks": callbacks})
     trace = read_transcript(app.get_state(thread))
     return GateRun(trace=trace, artifacts_shown=len(recorder.artifacts_seen()))
 

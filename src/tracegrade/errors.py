@@ -15,7 +15,9 @@ Tree::
     │   ├── ProjectError                  a project file (tracegrade.toml) or @touchpoint is invalid
     │   ├── SuiteError                    a suite or question file is invalid
     │   │   └── UnknownQuestionError (KeyError)  a case names an undefined question
-    │   └── RegistryError                 a plugin registration is invalid (duplicate name)
+    │   ├── RegistryError                 a plugin registration is invalid (duplicate name)
+    │   ├── JudgeOutputError              a judge's reply is not the JSON its rubric asks for
+    │   └── JudgeProviderError            a judge's provider refused (auth, bad request, no SDK)
     └── InfrastructureError (RuntimeError)  something outside the input failed: exit code 3
 
 Pure stages raise without knowing the file; the edge that read the file adds it
@@ -30,6 +32,8 @@ __all__ = [
     "ArtifactError",
     "InfrastructureError",
     "InputError",
+    "JudgeOutputError",
+    "JudgeProviderError",
     "PolicyError",
     "ProjectError",
     "RegistryError",
@@ -167,6 +171,39 @@ class UnknownQuestionError(SuiteError, KeyError):
 
 class RegistryError(InputError):
     """A plugin registration is invalid: a duplicate name or an object of the wrong kind."""
+
+
+class JudgeOutputError(InputError):
+    """A judge's reply is not the JSON its rubric asks for; it never becomes a default verdict.
+
+    Not JSON, a missing or an extra field, a verdict outside the rubric's set, a confidence
+    outside [0, 1], a score off the rubric's scale. The message names the judge, the case
+    and what was wrong.
+
+    Attributes:
+        judge: The judge's name.
+        problem: What was wrong with the reply, in a few words.
+    """
+
+    def __init__(self, what: str, *, judge: str, case: str, problem: str, fix: str = "") -> None:
+        super().__init__(f"judge {judge!r}: {what}", fix=fix, case=case)
+        self.judge = judge
+        self.problem = problem
+
+
+class JudgeProviderError(InputError):
+    """A judge provider refused the call for a reason retrying cannot fix.
+
+    Bad credentials, a bad request (an unknown model), or the provider's SDK not
+    installed. Rate limits, server errors and timeouts are :class:`InfrastructureError`.
+
+    Attributes:
+        judge: The judge's name.
+    """
+
+    def __init__(self, what: str, *, judge: str, fix: str = "", case: str | None = None) -> None:
+        super().__init__(f"judge {judge!r}: {what}", fix=fix, case=case)
+        self.judge = judge
 
 
 class InfrastructureError(TracegradeError, RuntimeError):

@@ -92,13 +92,18 @@ def test_the_example_project_runs_and_prints_the_report(
     assert result.code == 0
     lines = result.out.splitlines()
     assert lines[0].startswith("run ")
-    assert "9 units" in lines[0]
-    assert [line.split()[:3] for line in lines[1:]] == [
+    assert "10 units" in lines[0]
+    assert [line.split()[:3] for line in lines[1:6]] == [
         ["refund_window_grader", "block", "held"],
         ["spreadsheet_figures", "warn", "failed-min"],
         ["legal_assistant_gate", "block", "held"],
         ["legacy_evals", "info", "held"],
+        ["refund_answer_panel", "info", "held"],
     ]
+    # Agent and judge cost apart, and the unpriced judge model counted, never priced at $0.
+    assert lines[6].startswith(
+        "cost: agent $0.0060 (38 calls), judge $0.0005 (16 calls, 8 unpriced)"
+    )
     assert "warning: spreadsheet_figures failed: 0.5 (1/2" in result.err
     assert "every blocking touchpoint held (exit 0)" in result.err
 

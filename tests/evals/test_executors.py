@@ -116,8 +116,9 @@ def test_the_example_runs_whole_with_one_result_per_case(example_results: Stored
         "spreadsheet_figures",
         "legal_assistant_gate",
         "legacy_evals",
+        "refund_answer_panel",
     }
-    assert len(example_results) == 4 + 2 + 12 + 3
+    assert len(example_results) == 4 + 2 + 12 + 3 + 4
 
 
 @pytest.mark.parametrize("executor", [LocalExecutor(workers=2), ProcessExecutor(workers=2)])

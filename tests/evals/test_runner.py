@@ -228,6 +228,7 @@ def test_the_example_project_dispatches_every_file_suite_kind(store: Store):
         "spreadsheet_figures": ("guard", 2),
         "legal_assistant_gate": ("gate", 12),
         "legacy_evals": ("command", 3),
+        "refund_answer_panel": ("callable", 4),
     }
     assert report.exit_code == 0
     assert [s.split(" ")[0] for s in report.printed] == ["spreadsheet_figures"]

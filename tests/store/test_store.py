@@ -276,3 +276,35 @@ def test_a_batch_may_span_runs(store: Store) -> None:
     store.start_run(run("run-2", minutes=1))
     assert store.add_case_results([case("c1"), case("c1", run_id="run-2")]) == 2
     assert len(store.case_results("run-1")) == len(store.case_results("run-2")) == 1
+
+
+def test_outcomes_by_repeat_counts_one_touchpoint_of_one_run(store: Store) -> None:
+    store.start_run(run())
+    store.start_run(run("run-2", minutes=1))
+    store.add_case_results(
+        [
+            case("a"),
+            case("b", outcome="failed", metric=0.0),
+            case("a", repeat=1, outcome="infra", metric=None),
+            case("b", repeat=1),
+            case("a", touchpoint="other", outcome="failed"),
+            case("a", run_id="run-2", outcome="error", metric=None),
+        ]
+    )
+    assert store.outcomes_by_repeat("run-1", "refunds") == {
+        (0, "passed"): 1,
+        (0, "failed"): 1,
+        (1, "infra"): 1,
+        (1, "passed"): 1,
+    }
+    assert store.outcomes_by_repeat("run-1", "missing") == {}
+
+
+def test_a_batch_with_every_column_reads_back_equal(store: Store) -> None:
+    store.start_run(run())
+    batch = [
+        case(f"c{n:03d}", repeat=n % 3, outcome="failed" if n % 4 else "passed", metric=n / 7)
+        for n in range(300)
+    ]
+    assert store.add_case_results(batch) == 300
+    assert store.case_results("run-1") == sorted(batch, key=lambda result: result.key)

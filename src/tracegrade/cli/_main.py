@@ -10,10 +10,15 @@ import click
 from tracegrade import __version__
 from tracegrade.cli._baseline import baseline_group
 from tracegrade.cli._contract import contract_group
+from tracegrade.cli._cost import cost_command
 from tracegrade.cli._grade import grade_command
 from tracegrade.cli._guard import guard_group
+from tracegrade.cli._proposals import proposals_group
+from tracegrade.cli._rubric import rubric_command
 from tracegrade.cli._run import run_command
+from tracegrade.cli._serve import serve_command
 from tracegrade.cli._show import convert_command, show_command
+from tracegrade.cli._signals import patterns_command, signals_group
 from tracegrade.errors import TracegradeError
 
 if TYPE_CHECKING:
@@ -39,6 +44,12 @@ cli.add_command(convert_command)
 cli.add_command(contract_group)
 cli.add_command(run_command)
 cli.add_command(baseline_group)
+cli.add_command(serve_command)
+cli.add_command(signals_group)
+cli.add_command(patterns_command)
+cli.add_command(proposals_group)
+cli.add_command(cost_command)
+cli.add_command(rubric_command)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

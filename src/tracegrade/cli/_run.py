@@ -62,6 +62,20 @@ def open_project_store(project: Project | None, url: str | None) -> Store:
 @click.option("--resume", "resume", metavar="RUN_ID", help="Finish an interrupted run.")
 @click.option("--store", "store_url", metavar="URL", help="The store (default: the project's).")
 @click.option(
+    "--cost-limit",
+    type=click.FloatRange(min=0),
+    metavar="USD",
+    help="Start no new unit once the run's recorded model cost exceeds USD dollars; the run"
+    " stops (exit 1) and can be resumed with --resume.",
+)
+@click.option(
+    "--prices",
+    "prices_path",
+    type=click.Path(path_type=Path),
+    metavar="FILE",
+    help="A price file (TOML) over the packaged prices (default: the project's [cost] prices).",
+)
+@click.option(
     "--format",
     "output_format",
     type=click.Choice(["text", "json"]),
@@ -77,21 +91,25 @@ def run_command(
     workers: int,
     resume: str | None,
     store_url: str | None,
+    cost_limit: float | None,
+    prices_path: Path | None,
     output_format: Literal["text", "json"],
 ) -> None:
     """Run the touchpoints of TARGET (a tracegrade.toml, or its folder; default ./tracegrade.toml).
 
     Every case result is stored as soon as it is known; a killed run continues with
     --resume RUN_ID without running finished cases again. Exit code 0 every block
-    touchpoint held (warn failures are printed); 1 a block touchpoint failed; 2 bad input;
-    3 only infrastructure problems.
+    touchpoint held (warn failures are printed); 1 a block touchpoint failed, or the run
+    stopped at --cost-limit; 2 bad input; 3 only infrastructure problems.
 
     \b
     Examples:
       tracegrade run examples/project
       tracegrade run --lane nightly --workers 4 --format json
       tracegrade run --resume 20250101T120000Z-3f9a2c
+      tracegrade run --cost-limit 5 --prices my-prices.toml
     """
+    from tracegrade.cost import project_prices
     from tracegrade.evals import (
         Executor,
         LocalExecutor,
@@ -103,6 +121,7 @@ def run_command(
 
     path = project_file(target)
     project = load_project(path)
+    prices = project_prices(project, prices_path)
     chosen: Executor = LocalExecutor(workers)
     if executor == "ray":
         chosen = RayExecutor(workers=workers)
@@ -119,6 +138,8 @@ def run_command(
                 executor=chosen,
                 resume=resume,
                 progress=progress,
+                prices=prices,
+                cost_limit=cost_limit,
             )
     finally:
         store.close()
@@ -172,6 +193,11 @@ def _drift(report: TouchpointReport) -> str:
     return ", ".join(f"{change.change} {change.path}" for change in report.drift)
 
 
+def _graduated(report: TouchpointReport) -> str:
+    standing = report.graduation
+    return "-" if standing is None else "yes" if standing.graduated else "no"
+
+
 def render_run(report: RunReport) -> str:
     """The text report: a header, then one line per touchpoint."""
     resumed = f", {report.units_skipped} done before resuming" if report.resumed else ""
@@ -187,9 +213,28 @@ def render_run(report: RunReport) -> str:
         lines.append(
             f"{item.touchpoint:<{width}}  {item.severity:<5}  {verdict.status:<10}"
             f"  metric {_value(verdict.metric.value):<5}  baseline {_value(verdict.baseline):<5}"
-            f"  drift {_drift(item)}  | {verdict.sentence}"
+            f"  drift {_drift(item)}  graduated {_graduated(item)}  | {verdict.sentence}"
         )
+    lines.extend(_cost_lines(report))
     return "".join(f"{line}\n" for line in lines)
+
+
+def _cost_lines(report: RunReport) -> list[str]:
+    """The run's model cost, agent vs judge, and each touchpoint's; nothing when none ran."""
+    from tracegrade.cost import describe_breakdown, describe_totals
+
+    lines = []
+    if report.cost.total.calls:
+        lines.append(f"cost: {describe_breakdown(report.cost)}")
+        lines.extend(
+            f"  {item.touchpoint}: agent {describe_totals(item.cost.agent)},"
+            f" judge {describe_totals(item.cost.judge)}"
+            for item in report.touchpoints
+            if item.cost.total.calls
+        )
+    if report.stopped:
+        lines.append(f"stopped: {report.stopped}")
+    return lines
 
 
 def _label(item: TouchpointReport) -> str:

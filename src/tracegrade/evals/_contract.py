@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, model_validator
 from pydantic_core import PydanticCustomError
 
+from tracegrade.evals._graduation import GraduationPolicy
+
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
@@ -114,6 +116,8 @@ class Touchpoint(BaseModel):
         files: Files that define the surface (prompts, skills), relative to the project
             file; their sha256 is stored with every run to show drift.
         baseline: The pass bar.
+        graduation: What earns it auto-apply of approved proposals (``window`` runs,
+            ``threshold`` on the Wilson lower bound of the pass rate).
         description: One line for reports.
     """
 
@@ -136,6 +140,7 @@ class Touchpoint(BaseModel):
     lanes: Annotated[tuple[Lane, ...], Field(min_length=1)] = ("pr", "nightly")
     files: tuple[_NonEmpty, ...] = ()
     baseline: Baseline = Baseline()
+    graduation: GraduationPolicy = GraduationPolicy()
     description: StrictStr = ""
 
     @model_validator(mode="after")
@@ -182,16 +187,30 @@ class StoreSettings(BaseModel):
     url: _NonEmpty = DEFAULT_STORE_URL
 
 
+class CostSettings(BaseModel):
+    """The ``[cost]`` table.
+
+    Attributes:
+        prices: A price file (relative to the project file) whose models override or
+            extend tracegrade's packaged price table; see ``docs/cost.md``.
+    """
+
+    model_config = _FROZEN
+    prices: _NonEmpty | None = None
+
+
 class ProjectConfig(BaseModel):
     """A whole ``tracegrade.toml``: the store and the touchpoint contracts.
 
     Attributes:
         store: Where runs and baselines are kept.
+        cost: Where the prices of model calls come from.
         touchpoints: The contracts, ids unique, in file order.
     """
 
     model_config = _FROZEN
     store: StoreSettings = StoreSettings()
+    cost: CostSettings = CostSettings()
     touchpoints: tuple[Touchpoint, ...] = ()
 
     @model_validator(mode="after")

@@ -5,7 +5,8 @@ raises: failures become ``error`` or ``infra`` outcomes); ``record`` stores each
 ``done`` marks the unit finished. In-process executors call ``record`` as each outcome is
 known. The process pool and Ray ship the work function to each worker process once, run the
 units there in batches, and hand a batch's outcomes back to this process as the batch ends;
-this process records them, so workers never touch the store.
+this process records them, so workers never touch the store. The model calls a unit
+recorded (:func:`tracegrade.cost.record_ai_call`) travel the same way, after its outcomes.
 """
 
 from __future__ import annotations
@@ -17,8 +18,15 @@ import os
 import pickle
 import sys
 import uuid
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolExecutor, wait
+from concurrent.futures import (
+    FIRST_COMPLETED,
+    Future,
+    ProcessPoolExecutor,
+    ThreadPoolExecutor,
+    wait,
+)
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import suppress
 from typing import TYPE_CHECKING, Any, Protocol
 
 from tracegrade.errors import InfrastructureError, InputError
@@ -28,6 +36,7 @@ if TYPE_CHECKING:
 
     from tracegrade.evals._dispatch import WorkUnit
     from tracegrade.evals._outcomes import CaseOutcome
+    from tracegrade.store import AiCallRecord
 
 __all__ = ["Executor", "LocalExecutor", "ProcessExecutor", "RayExecutor", "UnitWork"]
 
@@ -35,14 +44,19 @@ _BATCHES_PER_WORKER = 8
 """Batches per worker: enough that a slow batch does not leave the other workers idle."""
 _MAX_BATCH = 256
 """Units per batch at most, so a killed run loses little and progress moves."""
+_IN_FLIGHT_PER_WORKER = 2
+"""Process-pool batches submitted per worker at a time: a stop (``--cost-limit``) then
+leaves at most one more batch per worker to finish, and no worker waits for work."""
 
-Batch = list[tuple["WorkUnit", list["CaseOutcome"]]]
+Batch = list[tuple["WorkUnit", list["CaseOutcome | AiCallRecord"]]]
 
 
 class UnitWork(Protocol):
     """Run one unit, handing each outcome to ``emit`` as it is known; never raises."""
 
-    def __call__(self, unit: WorkUnit, emit: Callable[[CaseOutcome], None], /) -> None: ...
+    def __call__(
+        self, unit: WorkUnit, emit: Callable[[CaseOutcome | AiCallRecord], None], /
+    ) -> None: ...
 
 
 class Executor(Protocol):
@@ -52,7 +66,7 @@ class Executor(Protocol):
         self,
         units: Sequence[WorkUnit],
         work: UnitWork,
-        record: Callable[[WorkUnit, CaseOutcome], None],
+        record: Callable[[WorkUnit, CaseOutcome | AiCallRecord], None],
         done: Callable[[WorkUnit], None],
     ) -> None:
         """Run ``work`` for every unit; ``record`` and ``done`` may be called from threads."""
@@ -81,7 +95,7 @@ class LocalExecutor:
         self,
         units: Sequence[WorkUnit],
         work: UnitWork,
-        record: Callable[[WorkUnit, CaseOutcome], None],
+        record: Callable[[WorkUnit, CaseOutcome | AiCallRecord], None],
         done: Callable[[WorkUnit], None],
     ) -> None:
         """Run every unit here; with several workers, in a thread pool."""
@@ -95,8 +109,14 @@ class LocalExecutor:
                 one(unit)
             return
         with ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="tracegrade") as pool:
-            for future in [pool.submit(one, unit) for unit in units]:
-                future.result()
+            futures = [pool.submit(one, unit) for unit in units]
+            try:
+                for future in futures:
+                    future.result()
+            except BaseException:
+                for future in futures:  # a failure (or --cost-limit) stops units not started
+                    future.cancel()
+                raise
 
 
 def _batches(units: Sequence[WorkUnit], workers: int) -> list[list[WorkUnit]]:
@@ -109,7 +129,7 @@ def _run_batch(work: UnitWork, units: Sequence[WorkUnit]) -> Batch:
     """Run units one after another; each unit's outcomes, in order."""
     results: Batch = []
     for unit in units:
-        outcomes: list[CaseOutcome] = []
+        outcomes: list[CaseOutcome | AiCallRecord] = []
         work(unit, outcomes.append)
         results.append((unit, outcomes))
     return results
@@ -117,13 +137,38 @@ def _run_batch(work: UnitWork, units: Sequence[WorkUnit]) -> Batch:
 
 def _deliver(
     batch: Batch,
-    record: Callable[[WorkUnit, CaseOutcome], None],
+    record: Callable[[WorkUnit, CaseOutcome | AiCallRecord], None],
     done: Callable[[WorkUnit], None],
 ) -> None:
+    """Record and finish every unit of a finished batch, then raise ``done``'s first error.
+
+    A batch is delivered whole even when ``done`` refuses to go on (``--cost-limit``): its
+    other units finished in the worker, and their results are kept.
+    """
+    failure: Exception | None = None
     for unit, outcomes in batch:
         for outcome in outcomes:
             record(unit, outcome)
-        done(unit)
+        try:
+            done(unit)
+        except Exception as exc:  # noqa: BLE001 - raised again once the batch is stored
+            failure = failure or exc
+    if failure is not None:
+        raise failure
+
+
+def _finish_running(
+    pending: set[Future[Batch]],
+    record: Callable[[WorkUnit, CaseOutcome | AiCallRecord], None],
+    done: Callable[[WorkUnit], None],
+) -> None:
+    """After a stop: cancel the batches not started, deliver those running when they end."""
+    for future in pending:
+        future.cancel()
+    for future in pending:
+        if not future.cancelled():
+            with suppress(Exception):  # the stop itself is raised by the caller
+                _deliver(future.result(), record, done)
 
 
 def _driver_paths() -> list[str]:
@@ -189,7 +234,7 @@ class ProcessExecutor:
         self,
         units: Sequence[WorkUnit],
         work: UnitWork,
-        record: Callable[[WorkUnit, CaseOutcome], None],
+        record: Callable[[WorkUnit, CaseOutcome | AiCallRecord], None],
         done: Callable[[WorkUnit], None],
     ) -> None:
         """Run every unit in the process pool; store each batch's outcomes as it ends."""
@@ -203,11 +248,25 @@ class ProcessExecutor:
             initargs=(payload,),
         )
         try:
-            pending = {pool.submit(_pool_batch, batch) for batch in _batches(units, self.workers)}
-            while pending:
-                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    _deliver(future.result(), record, done)
+            waiting = _batches(units, self.workers)
+            waiting.reverse()
+            pending: set[Future[Batch]] = set()
+
+            def top_up() -> None:  # each worker busy and one batch queued: no more in flight
+                while waiting and len(pending) < _IN_FLIGHT_PER_WORKER * self.workers:
+                    pending.add(pool.submit(_pool_batch, waiting.pop()))
+
+            top_up()
+            try:
+                while pending:
+                    finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+                    pending.difference_update(finished)
+                    for future in finished:
+                        _deliver(future.result(), record, done)
+                    top_up()
+            except Exception:
+                _finish_running(pending, record, done)  # what already ran is kept
+                raise
         except BrokenProcessPool as exc:
             raise InfrastructureError(
                 f"a worker process died ({exc})",
@@ -271,7 +330,7 @@ class RayExecutor:
         self,
         units: Sequence[WorkUnit],
         work: UnitWork,
-        record: Callable[[WorkUnit, CaseOutcome], None],
+        record: Callable[[WorkUnit, CaseOutcome | AiCallRecord], None],
         done: Callable[[WorkUnit], None],
     ) -> None:
         """Submit the units as Ray tasks and store each task's outcomes as it ends."""
@@ -290,7 +349,7 @@ class RayExecutor:
         ray: Any,  # noqa: ANN401 - ray has no stubs
         units: Sequence[WorkUnit],
         work: UnitWork,
-        record: Callable[[WorkUnit, CaseOutcome], None],
+        record: Callable[[WorkUnit, CaseOutcome | AiCallRecord], None],
         done: Callable[[WorkUnit], None],
     ) -> None:
         workers = self.workers or max(1, int(ray.cluster_resources().get("CPU", 1)))

@@ -23,21 +23,31 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from tracegrade.cost import CostBreakdown, collect_calls, cost_breakdown, project_prices
+from tracegrade.cost._meter import CostLimitReached, CostMeter
 from tracegrade.errors import InfrastructureError, InputError
 from tracegrade.evals._contract import Lane, Severity, SuiteKind
 from tracegrade.evals._dispatch import WorkUnit, prepare_suite
 from tracegrade.evals._drift import FileDrift, drift
 from tracegrade.evals._executor import LocalExecutor
+from tracegrade.evals._graduation import Graduation, RunTally, measure_graduation
 from tracegrade.evals._judge import TouchpointVerdict, exit_code, judge
 from tracegrade.evals._load import file_hashes
 from tracegrade.evals._metric import metric_for, spread
 from tracegrade.evals._outcomes import CaseOutcome
 from tracegrade.evals._retry import retry_infra
-from tracegrade.store import CaseResultRecord, RunRecord, TouchpointVersionRecord
+from tracegrade.store import (
+    AiCallRecord,
+    CaseResultRecord,
+    Outcome,
+    RunRecord,
+    TouchpointVersionRecord,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
+    from tracegrade.cost import PriceTable
     from tracegrade.evals._contract import Touchpoint
     from tracegrade.evals._dispatch import PreparedSuite
     from tracegrade.evals._executor import Executor
@@ -67,6 +77,9 @@ class TouchpointReport(BaseModel):
         drift: Files changed, added or removed since the baseline run; ``None`` when
             there is no baseline run to compare with.
         results: Case results stored for it in this run (all repeats).
+        graduation: Whether it has earned auto-apply, this run included
+            (:func:`measure_graduation`).
+        cost: Its model calls in this run, agent vs judge (unpriced ones counted apart).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -79,6 +92,8 @@ class TouchpointReport(BaseModel):
     files: dict[str, str]
     drift: tuple[FileDrift, ...] | None
     results: int
+    graduation: Graduation | None = None
+    cost: CostBreakdown = CostBreakdown()
 
 
 class RunReport(BaseModel):
@@ -96,6 +111,8 @@ class RunReport(BaseModel):
         reason: Why, in one line.
         printed: Verdict sentences to show (failed, unstable, infra or unmeasured
             touchpoints that are not ``info``).
+        cost: The run's model calls, agent vs judge (unpriced ones counted apart).
+        stopped: Why the run stopped before every unit ran (``--cost-limit``), else ``None``.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -110,6 +127,8 @@ class RunReport(BaseModel):
     exit_code: int
     reason: str
     printed: tuple[str, ...]
+    cost: CostBreakdown = CostBreakdown()
+    stopped: str | None = None
 
 
 def _new_run_id() -> str:
@@ -157,8 +176,11 @@ class _Recorder:
         total: int,
         done: int,
         progress: Callable[[int, int], None] | None,
+        *,
+        meter: CostMeter | None = None,
     ) -> None:
         self._store, self._run_id = store, run_id
+        self._meter = meter or CostMeter(store, None)
         self._lock = threading.Lock()
         self._held: dict[WorkUnit, list[CaseOutcome]] = {}
         self._total, self._done, self._progress = total, done, progress
@@ -177,13 +199,21 @@ class _Recorder:
             payload=payload,
         )
 
-    def record(self, unit: WorkUnit, outcome: CaseOutcome) -> None:
-        """Hold the outcome until its unit is done."""
+    def record(self, unit: WorkUnit, outcome: CaseOutcome | AiCallRecord) -> None:
+        """Hold the outcome (or model call) until its unit is done."""
+        if isinstance(outcome, AiCallRecord):
+            self._meter.hold(unit, outcome)
+            return
         with self._lock:
             self._held.setdefault(unit, []).append(outcome)
 
     def done(self, unit: WorkUnit) -> None:
-        """Store the unit's outcomes in one call, the last with the unit's size; report progress."""
+        """Store the unit's outcomes in one call, the last with the unit's size; report progress.
+
+        The unit's model calls are stored first; then, once the run's recorded cost exceeds
+        ``--cost-limit``, :class:`CostLimitReached` stops the executor.
+        """
+        self._meter.flush(unit)
         with self._lock:
             outcomes = self._held.pop(unit, [])
         if outcomes:
@@ -198,6 +228,9 @@ class _Recorder:
             self._done += 1
             if self._progress is not None:
                 self._progress(self._done, self._total)
+            unfinished = self._done < self._total
+        if unfinished:  # past the limit with units left: start no more
+            self._meter.check()
 
 
 def _sleep(seconds: float) -> None:
@@ -211,8 +244,16 @@ class _Work:
     prepared: dict[str, PreparedSuite]
     attempts: int
     backoff: float
+    run_id: str = ""
+    prices: PriceTable | None = None
 
-    def __call__(self, unit: WorkUnit, emit: Callable[[CaseOutcome], None]) -> None:
+    def __call__(self, unit: WorkUnit, emit: Callable[[CaseOutcome | AiCallRecord], None]) -> None:
+        with collect_calls(self.run_id, unit.touchpoint, self.prices) as calls:
+            self._run(unit, emit)
+        for call in calls:  # the unit's model calls travel back with its outcomes
+            emit(call)
+
+    def _run(self, unit: WorkUnit, emit: Callable[[CaseOutcome], None]) -> None:
         seen: set[str] = set()
 
         def attempt() -> None:
@@ -291,6 +332,8 @@ def run_evals(
     attempts: int = 3,
     backoff: float = 1.0,
     command_timeout: float | None = None,
+    prices: PriceTable | None = None,
+    cost_limit: float | None = None,
 ) -> RunReport:
     """Run the touchpoints of a lane, store every case result, and judge each touchpoint.
 
@@ -308,10 +351,15 @@ def run_evals(
         attempts: Tries per unit on an infrastructure failure (:func:`retry_infra`).
         backoff: The first wait between tries, in seconds (doubling).
         command_timeout: Seconds a ``command`` suite may run; a timeout is infrastructure.
+        prices: The price table model calls are priced with; default the project's
+            (:func:`~tracegrade.cost.project_prices`).
+        cost_limit: US dollars: once the run's recorded cost exceeds it no new unit starts,
+            the run is stored as ``killed`` (resumable) and the report says it stopped
+            (exit code 1). A resumed run counts what it spent before.
 
     Raises:
-        InputError: Bad input (a suite, a trace, a ``call``, an unknown touchpoint or run);
-            raised before anything is written.
+        InputError: Bad input (a suite, a trace, a ``call``, an unknown touchpoint or run,
+            a price file); raised before anything is written.
         InfrastructureError: The store failed.
     """
     if resume is not None:
@@ -322,6 +370,7 @@ def run_evals(
         entry.touchpoint.id: prepare_suite(entry, project, command_timeout=command_timeout)
         for entry in entries
     }
+    table = prices if prices is not None else project_prices(project)
     units = [
         WorkUnit(entry.touchpoint.id, repeat, item)
         for entry in entries
@@ -342,17 +391,30 @@ def run_evals(
         store.start_run(current)
         finished = set()
     pending = [unit for unit in units if unit.key not in finished]
-    recorder = _Recorder(store, current.run_id, len(units), len(units) - len(pending), progress)
+    meter = CostMeter(store, cost_limit, _spent(store, current.run_id) if resume else 0.0)
+    recorder = _Recorder(
+        store, current.run_id, len(units), len(units) - len(pending), progress, meter=meter
+    )
     if progress is not None:
         progress(len(units) - len(pending), len(units))
+    stopped: str | None = None
     try:
+        if pending:
+            meter.check()  # a resumed run may have spent its limit already
         (executor or LocalExecutor()).execute(
-            pending, _Work(prepared, attempts, backoff), recorder.record, recorder.done
+            pending,
+            _Work(prepared, attempts, backoff, current.run_id, table),
+            recorder.record,
+            recorder.done,
         )
+    except CostLimitReached:
+        stopped = meter.stop_reason  # what was spent once the running units were stored
     except BaseException:
         store.finish_run(current.run_id, status="killed")
         raise
     reports = tuple(_judge(entry, project, store, current.run_id, chosen_lane) for entry in entries)
+    calls = store.ai_calls(run_id=current.run_id)
+    reports = _costed(reports, calls)
     decision = exit_code(report.verdict for report in reports)
     report = RunReport(
         run_id=current.run_id,
@@ -362,14 +424,35 @@ def run_evals(
         units=len(units),
         units_skipped=len(units) - len(pending),
         touchpoints=reports,
-        exit_code=decision.code,
-        reason=decision.reason,
+        exit_code=1 if stopped else decision.code,
+        reason=f"stopped: {stopped}" if stopped else decision.reason,
         printed=tuple(verdict.sentence for verdict in decision.printed),
+        cost=cost_breakdown(calls),
+        stopped=stopped,
     )
     store.finish_run(
-        current.run_id, summary={"plan": plan, "report": report.model_dump(mode="json")}
+        current.run_id,
+        status="killed" if stopped else "finished",
+        summary={"plan": plan, "report": report.model_dump(mode="json")},
     )
     return report
+
+
+def _spent(store: Store, run_id: str) -> float:
+    """What the run's priced calls cost so far (unpriced ones cost nothing known)."""
+    return sum(call.cost_usd or 0.0 for call in store.ai_calls(run_id=run_id))
+
+
+def _costed(
+    reports: tuple[TouchpointReport, ...], calls: Sequence[AiCallRecord]
+) -> tuple[TouchpointReport, ...]:
+    """Each touchpoint's report with the cost of its calls in the run."""
+    return tuple(
+        report.model_copy(
+            update={"cost": cost_breakdown(c for c in calls if c.touchpoint == report.touchpoint)}
+        )
+        for report in reports
+    )
 
 
 def _baseline_files(store: Store, run_id: str, touchpoint: str) -> dict[str, str] | None:
@@ -389,11 +472,14 @@ def _judge(
     entry: TouchpointEntry, project: Project, store: Store, run_id: str, lane: Lane
 ) -> TouchpointReport:
     touchpoint = entry.touchpoint
-    results = store.case_results(run_id, touchpoint.id)
-    metric = metric_for(touchpoint.suite_kind, [result.outcome for result in results])
+    counts = store.outcomes_by_repeat(run_id, touchpoint.id)
+    by_repeat: dict[int, list[Outcome]] = {}
+    for (repeat, outcome), count in sorted(counts.items()):
+        by_repeat.setdefault(repeat, []).extend([outcome] * count)
+    metric = metric_for(touchpoint.suite_kind, [o for kept in by_repeat.values() for o in kept])
     repeats = touchpoint.repeats_in(lane)
     values = [
-        metric_for(touchpoint.suite_kind, [r.outcome for r in results if r.repeat == repeat]).value
+        metric_for(touchpoint.suite_kind, by_repeat.get(repeat, [])).value
         for repeat in range(repeats)
     ]
     baseline = store.baseline(touchpoint.id)
@@ -413,6 +499,7 @@ def _judge(
             hashes=hashes,
         )
     )
+    standing = _improvement_loop(store, project, run_id, verdict, hashes=hashes)
     before = _baseline_files(store, baseline.run_id, touchpoint.id) if baseline else None
     return TouchpointReport(
         touchpoint=touchpoint.id,
@@ -423,5 +510,43 @@ def _judge(
         version=version,
         files=hashes,
         drift=drift(hashes, before) if before is not None else None,
-        results=len(results),
+        graduation=standing,
+        results=sum(counts.values()),
     )
+
+
+def _improvement_loop(
+    store: Store,
+    project: Project,
+    run_id: str,
+    verdict: TouchpointVerdict,
+    *,
+    hashes: dict[str, str],
+) -> Graduation:
+    """Feed the improvement loop (docs/proposals.md) and measure graduation.
+
+    Keeps the files' contents (rollback restores them) and records a signal per failing
+    case of a failed ``block``/``warn`` touchpoint, once per run.
+    """
+    from tracegrade.proposals import case_signal, keep_files  # noqa: PLC0415 - it imports evals
+
+    touchpoint = project.entry(verdict.touchpoint).touchpoint
+
+    keep_files(store, project.root, hashes)
+    if (
+        verdict.failed
+        and touchpoint.severity_on_fail in {"block", "warn"}
+        and not any(signal.run_id == run_id for signal in store.signals(touchpoint.id))
+    ):
+        for result in store.case_results(run_id, touchpoint.id):
+            if result.outcome in {"failed", "error"}:
+                store.add_signal(case_signal(result, touchpoint.suite_kind))
+    metric = verdict.metric
+    current = RunTally(
+        run_id=run_id,
+        passed=metric.passed,
+        failed=metric.measured - metric.passed,
+        infra=metric.skipped,
+        blocked=verdict.failed and touchpoint.severity_on_fail == "block",
+    )
+    return measure_graduation(store, touchpoint.id, touchpoint.graduation, current=current)

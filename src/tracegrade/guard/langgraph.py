@@ -34,6 +34,7 @@ from langchain_core.messages import (
     HumanMessage,
     SystemMessage,
     ToolMessage,
+    UsageMetadata,
     convert_to_messages,
 )
 from langchain_core.outputs import ChatGeneration, ChatResult
@@ -377,9 +378,14 @@ class ScriptedChatModel(FakeMessagesListChatModel):
     Attributes:
         responses: The replies, in order; an ``AIMessage`` with ``tool_calls`` asks for tools.
         received: The messages of each call so far (what the model "saw").
+        model_name: When set, each reply's ``response_metadata`` names this model (as a
+            provider's would), so cost tracking can price the scripted calls.
+        usage: When set, the ``usage_metadata`` of each reply that carries none.
     """
 
     received: list[list[BaseMessage]] = Field(default_factory=list)
+    model_name: str | None = None
+    usage: UsageMetadata | None = None
 
     def _generate(
         self,
@@ -398,6 +404,11 @@ class ScriptedChatModel(FakeMessagesListChatModel):
         self.received.append(list(messages))
         self.i = turn + 1
         reply = self.responses[turn].model_copy()
+        if isinstance(reply, AIMessage):
+            if self.usage is not None and reply.usage_metadata is None:
+                reply.usage_metadata = self.usage.copy()
+            if self.model_name is not None:
+                reply.response_metadata = {**reply.response_metadata, "model_name": self.model_name}
         return ChatResult(generations=[ChatGeneration(message=reply)])
 
     def bind_tools(

@@ -6,6 +6,29 @@ the newest schema; :class:`InMemoryStore` is the fake with the same behaviour.
 See ``docs/store.md``.
 """
 
+from tracegrade.store._browse import (
+    BrowseStore,
+    CaseResultPage,
+    CaseResultRow,
+    TouchpointRunPoint,
+)
+from tracegrade.store._costs import (
+    AiCallRecord,
+    CallRole,
+    CostRollup,
+    CostStore,
+    RollupKey,
+    rollup_calls,
+)
+from tracegrade.store._intake import ReceivedTraceRecord, ReceivedTraceStore
+from tracegrade.store._loop import (
+    DraftedBy,
+    LoopStore,
+    ProposalRecord,
+    ProposalStatus,
+    RubricScoreRecord,
+    SignalRecord,
+)
 from tracegrade.store._memory import InMemoryStore
 from tracegrade.store._protocol import Store
 from tracegrade.store._records import (
@@ -24,17 +47,35 @@ from tracegrade.store._url import DEFAULT_URL
 
 __all__ = [
     "DEFAULT_URL",
+    "AiCallRecord",
     "BaselineRecord",
+    "BrowseStore",
+    "CallRole",
     "CaseKey",
+    "CaseResultPage",
     "CaseResultRecord",
+    "CaseResultRow",
+    "CostRollup",
+    "CostStore",
+    "DraftedBy",
     "InMemoryStore",
     "JsonObject",
+    "LoopStore",
     "Outcome",
+    "ProposalRecord",
+    "ProposalStatus",
+    "ReceivedTraceRecord",
+    "ReceivedTraceStore",
+    "RollupKey",
+    "RubricScoreRecord",
     "RunRecord",
     "RunStatus",
+    "SignalRecord",
     "SqlStore",
     "Store",
+    "TouchpointRunPoint",
     "TouchpointVersionRecord",
     "build_baselines",
     "open_store",
+    "rollup_calls",
 ]

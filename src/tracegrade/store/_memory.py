@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import threading
+from collections import Counter
 from typing import TYPE_CHECKING, Literal
 
 from tracegrade.store import _problems
+from tracegrade.store._memory_browse import BrowseMemory
+from tracegrade.store._memory_costs import MemoryCosts
+from tracegrade.store._memory_intake import MemoryIntake
+from tracegrade.store._memory_loop import MemoryLoop
 from tracegrade.store._records import (
     BaselineRecord,
     CaseKey,
     CaseResultRecord,
     JsonObject,
+    Outcome,
     RunRecord,
     TouchpointVersionRecord,
     build_baselines,
@@ -23,7 +29,7 @@ if TYPE_CHECKING:
     from datetime import datetime
 
 
-class InMemoryStore:
+class InMemoryStore(MemoryCosts, MemoryIntake, BrowseMemory, MemoryLoop):
     """A :class:`Store` held in dictionaries; thread-safe, gone when the process ends.
 
     Use it in tests of code that writes results, and wherever nothing needs to outlive
@@ -125,6 +131,12 @@ class InMemoryStore:
             results = list(self._results.get(run_id, {}).values())
         chosen = [r for r in results if touchpoint is None or r.touchpoint == touchpoint]
         return sorted(chosen, key=lambda result: result.key)
+
+    def outcomes_by_repeat(self, run_id: str, touchpoint: str) -> dict[tuple[int, Outcome], int]:
+        """How many of the touchpoint's results in the run ended each way, per repeat."""
+        with self._lock:
+            results = list(self._results.get(run_id, {}).values())
+        return dict(Counter((r.repeat, r.outcome) for r in results if r.touchpoint == touchpoint))
 
     def promote_baseline(
         self,

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal, Protocol
 
+from tracegrade.store._browse import BrowseStore
+from tracegrade.store._costs import CostStore
+from tracegrade.store._intake import ReceivedTraceStore
+from tracegrade.store._loop import LoopStore
+
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from datetime import datetime
@@ -13,12 +18,13 @@ if TYPE_CHECKING:
         CaseKey,
         CaseResultRecord,
         JsonObject,
+        Outcome,
         RunRecord,
         TouchpointVersionRecord,
     )
 
 
-class Store(Protocol):
+class Store(CostStore, ReceivedTraceStore, BrowseStore, LoopStore, Protocol):
     """Runs, case results, baselines and touchpoint versions, written one transaction a call.
 
     Every write is atomic: a process killed mid-write leaves either the whole row or none.
@@ -74,6 +80,13 @@ class Store(Protocol):
 
     def case_results(self, run_id: str, touchpoint: str | None = None) -> list[CaseResultRecord]:
         """The run's case results (of one touchpoint if given), sorted by key."""
+        ...
+
+    def outcomes_by_repeat(self, run_id: str, touchpoint: str) -> dict[tuple[int, Outcome], int]:
+        """How many of the touchpoint's results in the run ended each way, per repeat.
+
+        What judging a touchpoint needs, without reading every result's payload.
+        """
         ...
 
     def promote_baseline(

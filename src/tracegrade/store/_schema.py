@@ -78,6 +78,16 @@ touchpoint_versions = sa.Table(
     sa.UniqueConstraint("touchpoint", "version", name="uq_touchpoint_versions_version"),
 )
 
+# Counting a run's outcomes (judging, the run page's tallies, its failures filter) reads this
+# index alone, not the result rows. Added by migration 0002.
+sa.Index(
+    "ix_case_results_outcomes",
+    case_results.c.run_id,
+    case_results.c.touchpoint,
+    case_results.c.outcome,
+    case_results.c.repeat,
+)
+
 # Every model call an agent or a judge made, with its price (None when the model is unpriced).
 ai_calls = sa.Table(
     "ai_calls",

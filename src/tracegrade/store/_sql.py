@@ -4,16 +4,22 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Literal
 
+import orjson
 import sqlalchemy as sa
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.dialects import sqlite
 from sqlalchemy.exc import IntegrityError
 
 from tracegrade.store import _problems
+from tracegrade.store._browse import BrowseSql
+from tracegrade.store._costs import SqlCosts
+from tracegrade.store._intake import SqlIntake
+from tracegrade.store._loop import SqlLoop
 from tracegrade.store._records import (
     BaselineRecord,
     CaseKey,
     CaseResultRecord,
     JsonObject,
+    Outcome,
     RunRecord,
     TouchpointVersionRecord,
     as_utc,
@@ -30,7 +36,39 @@ if TYPE_CHECKING:
     from datetime import datetime
 
 _RESULT_KEY = ("run_id", "touchpoint", "case_id", "repeat")
+_RESULT_COLUMNS = (*_RESULT_KEY, "outcome", "metric", "payload", "recorded_at")
 _INSERT_CHUNK = 5000  # rows per executemany call of a batch (all in one transaction)
+
+
+# One statement whatever the batch size: the rows travel as one array per column. A
+# multi-row VALUES list is a new, long statement for every batch, which psycopg re-parses
+# each time (that parsing cost more than the insert itself).
+_POSTGRESQL_INSERT_RESULTS = sa.text(
+    """
+    INSERT INTO case_results
+        (run_id, touchpoint, case_id, repeat, outcome, metric, payload, recorded_at)
+    SELECT run_id, touchpoint, case_id, repeat, outcome, metric, CAST(payload AS JSON),
+        recorded_at
+    FROM unnest(
+        CAST(:run_id AS TEXT[]), CAST(:touchpoint AS TEXT[]), CAST(:case_id AS TEXT[]),
+        CAST(:repeat AS INTEGER[]), CAST(:outcome AS TEXT[]),
+        CAST(:metric AS DOUBLE PRECISION[]), CAST(:payload AS TEXT[]),
+        CAST(:recorded_at AS TIMESTAMPTZ[])
+    ) AS batch(run_id, touchpoint, case_id, repeat, outcome, metric, payload, recorded_at)
+    ON CONFLICT (run_id, touchpoint, case_id, repeat) DO NOTHING
+    RETURNING 1
+    """
+)
+
+
+def _insert_results_postgresql(connection: sa.Connection, rows: list[dict[str, Any]]) -> int:
+    """Insert validated result rows in one statement; how many were new (RETURNING counts)."""
+    columns: dict[str, list[Any]] = {name: [] for name in _RESULT_COLUMNS}
+    for row in rows:
+        for name in _RESULT_COLUMNS:
+            columns[name].append(row[name])
+    columns["payload"] = [orjson.dumps(payload).decode() for payload in columns["payload"]]
+    return len(connection.execute(_POSTGRESQL_INSERT_RESULTS, columns).all())
 
 
 def _row_run(row: sa.Row[Any]) -> RunRecord:
@@ -78,7 +116,7 @@ def _row_version(row: sa.Row[Any]) -> TouchpointVersionRecord:
     )
 
 
-class SqlStore(SqlBase):
+class SqlStore(SqlCosts, SqlIntake, BrowseSql, SqlLoop, SqlBase):
     """A :class:`Store` in a SQLite file or a PostgreSQL database.
 
     Opening migrates the database to the newest schema. Each call runs in its own
@@ -145,9 +183,10 @@ class SqlStore(SqlBase):
             missing = sorted(run_ids - known)
             if missing:
                 raise _problems.unknown_run(missing[0])
-            dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
+            if connection.dialect.name == "postgresql":
+                return _insert_results_postgresql(connection, rows)
             statement = (
-                dialect.insert(case_results)
+                sqlite.insert(case_results)
                 .on_conflict_do_nothing(index_elements=list(_RESULT_KEY))
                 .returning(case_results.c.run_id)
             )
@@ -202,6 +241,19 @@ class SqlStore(SqlBase):
             results = [_row_result(row) for row in connection.execute(query)]
         # Sorted in Python: SQL collations differ between SQLite and PostgreSQL.
         return sorted(results, key=lambda result: result.key)
+
+    def outcomes_by_repeat(self, run_id: str, touchpoint: str) -> dict[tuple[int, Outcome], int]:
+        """How many of the touchpoint's results in the run ended each way, per repeat."""
+        column = case_results.c
+        query = (
+            sa.select(column.repeat, column.outcome, sa.func.count())
+            .where(column.run_id == run_id, column.touchpoint == touchpoint)
+            .group_by(column.repeat, column.outcome)
+        )
+        with self._read() as connection:
+            return {
+                (repeat, outcome): count for repeat, outcome, count in connection.execute(query)
+            }
 
     def promote_baseline(
         self,

@@ -1,4 +1,4 @@
-"""Create ai_calls, signals, proposals, file_blobs, rubric_scores and received_traces.
+"""Index case outcomes; add the cost ledger, improvement-loop and live-intake tables.
 
 Revision ID: 0002
 Revises: 0001
@@ -17,6 +17,9 @@ depends_on: str | None = None
 
 def upgrade() -> None:
     """Create the cost ledger, the improvement loop's tables and the live-intake table."""
+    op.create_index(
+        "ix_case_results_outcomes", "case_results", ["run_id", "touchpoint", "outcome", "repeat"]
+    )
     op.create_table(
         "ai_calls",
         sa.Column("id", sa.Integer(), primary_key=True, autoincrement=True),
@@ -103,6 +106,7 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     """Drop them, newest first."""
+    op.drop_index("ix_case_results_outcomes", table_name="case_results")
     op.drop_table("received_traces")
     op.drop_index("ix_rubric_scores_touchpoint", table_name="rubric_scores")
     op.drop_table("rubric_scores")

@@ -1,0 +1,151 @@
+"""``tracegrade cost``: what the model calls cost, per touchpoint, model, UTC day or role."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+import click
+
+if TYPE_CHECKING:
+    from tracegrade.store import CostRollup, RollupKey, Store
+
+__all__ = ["cost_command"]
+
+
+def _open(project_path: Path, store_url: str | None) -> Store:
+    """The store ``--store`` names, else the one of the project ``--project`` names."""
+    from tracegrade.cli._run import open_project_store, project_file
+    from tracegrade.evals import load_project
+
+    if store_url is not None:
+        return open_project_store(None, store_url)
+    path = project_file(project_path)
+    if not path.is_file():
+        raise click.UsageError(f"{path} does not exist; pass --project or --store")
+    return open_project_store(load_project(path), None)
+
+
+def _cost_cell(row: CostRollup) -> str:
+    from tracegrade.cost import format_usd
+
+    if row.cost_usd is None:
+        return f"unpriced ({row.unpriced_calls} call{'s' if row.unpriced_calls != 1 else ''})"
+    extra = f" ({row.unpriced_calls} unpriced)" if row.unpriced_calls else ""
+    return f"{format_usd(row.cost_usd)}{extra}"
+
+
+def _total(rows: list[CostRollup]) -> CostRollup:
+    from tracegrade.cost import priced_total
+    from tracegrade.store import CostRollup
+
+    return CostRollup(
+        key="total",
+        calls=sum(row.calls for row in rows),
+        input_tokens=sum(row.input_tokens for row in rows),
+        output_tokens=sum(row.output_tokens for row in rows),
+        cost_usd=priced_total(row.cost_usd for row in rows),
+        unpriced_calls=sum(row.unpriced_calls for row in rows),
+    )
+
+
+def render_costs(by: RollupKey, rows: list[CostRollup]) -> str:
+    """The rollup as a table: one line per group, then the total."""
+    from tracegrade.cost import format_usd
+
+    if not rows:
+        return "no model calls recorded\n"
+    total = _total(rows)
+    width = max(len(by), len("total"), *(len(row.key) for row in rows))
+    header = f"{by:<{width}}  {'calls':>6}  {'input tokens':>12}  {'output tokens':>13}  cost"
+    lines = [header]
+    lines.extend(
+        f"{row.key:<{width}}  {row.calls:>6}  {row.input_tokens:>12,}  {row.output_tokens:>13,}"
+        f"  {_cost_cell(row)}"
+        for row in rows
+    )
+    unpriced = total.unpriced_calls
+    note = f" ({unpriced} call{'s' if unpriced != 1 else ''} unpriced)" if unpriced else ""
+    lines.append(
+        f"{'total':<{width}}  {total.calls:>6}  {total.input_tokens:>12,}"
+        f"  {total.output_tokens:>13,}  {format_usd(total.cost_usd)}{note}"
+    )
+    return "".join(f"{line}\n" for line in lines)
+
+
+@click.command("cost")
+@click.option(
+    "--by",
+    type=click.Choice(["touchpoint", "model", "day", "role"]),
+    default="touchpoint",
+    show_default=True,
+    help="Group the calls by touchpoint, model, day (UTC) or role (agent, judge).",
+)
+@click.option("--run", "run_id", metavar="RUN_ID", help="Only the calls of this run.")
+@click.option("--touchpoint", metavar="ID", help="Only the calls of this touchpoint.")
+@click.option(
+    "--since",
+    type=click.DateTime(formats=["%Y-%m-%d"]),
+    metavar="YYYY-MM-DD",
+    help="Only calls recorded on or after this day (UTC).",
+)
+@click.option(
+    "--project",
+    "project_path",
+    type=click.Path(path_type=Path),
+    default="tracegrade.toml",
+    show_default=True,
+    help="The project whose store to use (a tracegrade.toml or its folder).",
+)
+@click.option("--store", "store_url", metavar="URL", help="The store (default: the project's).")
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+)
+def cost_command(
+    *,
+    by: RollupKey,
+    run_id: str | None,
+    touchpoint: str | None,
+    since: datetime | None,
+    project_path: Path,
+    store_url: str | None,
+    output_format: Literal["text", "json"],
+) -> None:
+    """What the recorded model calls cost, summed per touchpoint, model, day or role.
+
+    Calls whose model has no price are shown as unpriced (with their count and
+    tokens), never as $0.00; the total says how many calls are unpriced.
+
+    \b
+    Examples:
+      tracegrade cost --project examples/project
+      tracegrade cost --by model --run 20250101T120000Z-3f9a2c
+      tracegrade cost --by day --since 2025-01-01 --format json
+    """
+    import orjson
+
+    start = None if since is None else since.replace(tzinfo=UTC)
+    store = _open(project_path, store_url)
+    try:
+        rows = store.cost_rollup(by, run_id=run_id, touchpoint=touchpoint, since=start)
+    finally:
+        store.close()
+    if output_format == "json":
+        data = {
+            "by": by,
+            "filters": {
+                "run": run_id,
+                "touchpoint": touchpoint,
+                "since": None if start is None else start.date().isoformat(),
+            },
+            "rows": [row.model_dump(mode="json") for row in rows],
+            "total": _total(rows).model_dump(mode="json", exclude={"key"}),
+        }
+        click.echo(orjson.dumps(data, option=orjson.OPT_INDENT_2).decode())
+        return
+    click.echo(render_costs(by, rows), nl=False)

@@ -1,0 +1,178 @@
+"""Recording model calls (the edge: the store): into the current run, or straight to a store.
+
+Inside a unit the eval runner executes, :func:`collect_calls` is active: every
+:func:`record_ai_call` lands in the unit's collector, tagged with the run and the
+touchpoint, and travels back to the runner with the unit's outcomes (from a thread, a
+worker process or a Ray task alike); the runner stores the calls with the unit's case
+results. Outside a run a call is written to the given store at once, or to the default
+one (``TRACEGRADE_STORE_URL``, else ``.tracegrade/tracegrade.db``).
+"""
+
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from pydantic import ValidationError
+
+from tracegrade.cost._files import packaged_prices
+from tracegrade.cost._usage import Usage, usage_from_mapping
+from tracegrade.errors import InputError
+from tracegrade.store import AiCallRecord, CallRole, open_store
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping
+
+    from tracegrade.cost._prices import PriceTable
+    from tracegrade.store import JsonObject, Store
+
+__all__ = ["STORE_URL_VARIABLE", "collect_calls", "current_run_id", "record_ai_call"]
+
+STORE_URL_VARIABLE = "TRACEGRADE_STORE_URL"
+"""The environment variable naming the store calls recorded outside a run go to."""
+
+UNKNOWN_MODEL = "unknown"
+
+
+@dataclass(slots=True)
+class _Collector:
+    run_id: str
+    touchpoint: str
+    prices: PriceTable
+    calls: list[AiCallRecord] = field(default_factory=list)
+
+
+_CURRENT: ContextVar[_Collector | None] = ContextVar("tracegrade_cost_collector", default=None)
+
+
+@contextmanager
+def collect_calls(
+    run_id: str, touchpoint: str, prices: PriceTable | None = None
+) -> Iterator[list[AiCallRecord]]:
+    """Collect every call recorded in this context (and contexts copied from it).
+
+    The eval runner wraps each unit in it; the list it yields fills as calls are recorded.
+
+    Args:
+        run_id: The run the calls belong to.
+        touchpoint: The touchpoint a call names when it names none.
+        prices: The table calls are priced with (default: the packaged one).
+    """
+    collector = _Collector(run_id, touchpoint, prices or packaged_prices())
+    token = _CURRENT.set(collector)
+    try:
+        yield collector.calls
+    finally:
+        _CURRENT.reset(token)
+
+
+def current_run_id() -> str | None:
+    """The run whose unit is executing here; ``None`` outside a run."""
+    collector = _CURRENT.get()
+    return None if collector is None else collector.run_id
+
+
+def _usage(usage: Usage | Mapping[str, object] | None) -> Usage | None:
+    if usage is None or isinstance(usage, Usage):
+        return usage
+    try:
+        return usage_from_mapping(usage)
+    except ValueError as exc:
+        raise InputError(
+            f"record_ai_call got unreadable usage ({exc})",
+            fix="pass a Usage, or a dict with input_tokens and output_tokens",
+        ) from exc
+
+
+def record_ai_call(  # noqa: PLR0917 - the agreed signature: what a call is, and where it goes
+    touchpoint: str | None,
+    model: str | None,
+    usage: Usage | Mapping[str, object] | None,
+    latency: float | None,
+    role: CallRole = "agent",
+    run_id: str | None = None,
+    *,
+    store: Store | None = None,
+    prices: PriceTable | None = None,
+    details: JsonObject | None = None,
+) -> AiCallRecord:
+    """Record one model call with its tokens, latency and price.
+
+    Inside a unit of ``tracegrade run`` the call joins the current run and (when
+    ``touchpoint`` is ``None``) the unit's touchpoint, and the runner stores it with the
+    unit's results. Outside a run it is written to ``store`` now, or to the default store
+    (``TRACEGRADE_STORE_URL``, else ``.tracegrade/tracegrade.db``).
+
+    Args:
+        touchpoint: The touchpoint the call served; ``None`` inside a run means the unit's.
+        model: The model name; ``None`` takes the one ``usage`` names.
+        usage: The tokens (a :class:`Usage`, from ``usage_from_openai`` and the like, or a
+            dict of counts); ``None`` when the provider reported none: the call is then
+            stored with zero tokens and no price, as unpriced.
+        latency: Seconds the call took, or ``None``.
+        role: ``agent`` or ``judge``.
+        run_id: The run it belongs to; inside a run, the current run by default.
+        store: Where to write it outside a run.
+        prices: The price table; default the run's table, else the packaged one.
+        details: Extra JSON to keep with the call.
+
+    Returns:
+        The recorded call; its ``cost_usd`` is ``None`` when the model has no price.
+
+    Raises:
+        InputError: No touchpoint outside a run, a bad role or unreadable usage (exit 2).
+    """
+    collector = _CURRENT.get()
+    read = _usage(usage)
+    name = model or (read.model if read is not None else None) or UNKNOWN_MODEL
+    table = prices or (collector.prices if collector is not None else packaged_prices())
+    extra: JsonObject = dict(details or {})
+    cost: float | None = None
+    if read is None:
+        extra["usage_missing"] = True
+    else:
+        found = table.lookup(name)
+        if found is not None:
+            extra["priced_as"] = found[0]
+            cost = table.price(name, read)
+        if read.cache_write_input_tokens:
+            extra["cache_write_input_tokens"] = read.cache_write_input_tokens
+    chosen = touchpoint or (collector.touchpoint if collector is not None else None)
+    if not chosen:
+        raise InputError(
+            "record_ai_call outside a run needs a touchpoint",
+            fix="pass the id of the touchpoint the call served",
+        )
+    try:
+        call = AiCallRecord(
+            run_id=run_id or (collector.run_id if collector is not None else None),
+            touchpoint=chosen,
+            model=name,
+            role=role,
+            input_tokens=read.input_tokens if read is not None else 0,
+            output_tokens=read.output_tokens if read is not None else 0,
+            cached_input_tokens=read.cached_input_tokens if read is not None else 0,
+            latency_seconds=latency,
+            cost_usd=cost,
+            details=extra,
+        )
+    except ValidationError as exc:
+        problem = exc.errors()[0]
+        where = ".".join(str(part) for part in problem["loc"])
+        raise InputError(
+            f"record_ai_call: {where}: {problem['msg']}",
+            fix="role is 'agent' or 'judge'; latency and token counts are zero or more",
+        ) from exc
+    if collector is not None:
+        collector.calls.append(call)
+        return call
+    target = store or open_store(os.environ.get(STORE_URL_VARIABLE) or None)
+    try:
+        target.add_ai_calls([call])
+    finally:
+        if store is None:
+            target.close()
+    return call

@@ -1,0 +1,214 @@
+"""What the received-traces pages and API return: list items and one trace with its grade.
+
+The grade is the one stored when the spans arrived; the observations behind each claim
+are decoded again from the stored trace (deterministic) to show their text.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict
+
+from tracegrade.errors import TracegradeError
+from tracegrade.observations import LineObservation, observe
+from tracegrade.verdicts import Grade
+from tracegrade.web._case import answer_pieces, frame_view
+from tracegrade.web._intake import PROBLEM_KEY, received_trace, spans_of
+from tracegrade.web._models import (
+    ClaimView,
+    EvidenceView,
+    FigureView,
+    FrameMark,
+    TraceView,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from tracegrade.observations import Decoder, Observations
+    from tracegrade.store import ReceivedTraceRecord
+    from tracegrade.traces import Trace
+
+__all__ = ["ReceivedTraceDetail", "ReceivedTraceItem", "received_detail", "received_item"]
+
+_FRAME = re.compile(r"^f(\d+)")
+_ANSWER_SHOWN = 160  # characters of the answer a list row shows
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class ReceivedTraceItem(_Model):
+    """A received trace as the list shows it.
+
+    Attributes:
+        trace_id: The OTLP trace id.
+        touchpoint: The touchpoint it belongs to, or ``None``.
+        source_format: ``openinference``, ``otel-genai``, or ``otlp`` (not read as a run yet).
+        received_at: When its spans last arrived.
+        spans: How many spans are stored.
+        task: The run's first user message; ``None`` when not read.
+        answer: The start of its final answer; ``None`` when not read.
+        claims: How many checkable strings the answer has.
+        unread: How many of them no tool returned as content.
+        unsourced: How many figures of the answer no source showed.
+        problem: Why it is not read or graded; ``None`` when it was.
+    """
+
+    trace_id: str
+    touchpoint: str | None
+    source_format: str
+    received_at: AwareDatetime
+    spans: int
+    task: str | None
+    answer: str | None
+    claims: int
+    unread: int
+    unsourced: int
+    problem: str | None
+
+
+class ReceivedTraceDetail(_Model):
+    """One received trace: its list item, its frames with the answer marked, its grade."""
+
+    item: ReceivedTraceItem
+    trace: TraceView | None
+    grade: dict[str, Any] | None
+
+
+def _grade(record: ReceivedTraceRecord) -> Grade | None:
+    if record.grade is None:
+        return None
+    try:
+        return Grade.model_validate(record.grade)
+    except ValueError:
+        return None
+
+
+def received_item(record: ReceivedTraceRecord) -> ReceivedTraceItem:
+    """The list row of a stored received trace."""
+    trace = received_trace(record)
+    grade = _grade(record)
+    answer = trace.final_answer if trace is not None else None
+    if answer is not None and len(answer) > _ANSWER_SHOWN:
+        answer = answer[: _ANSWER_SHOWN - 1] + "…"
+    problem = record.trace.get(PROBLEM_KEY)
+    return ReceivedTraceItem(
+        trace_id=record.trace_id,
+        touchpoint=record.touchpoint,
+        source_format=record.source_format,
+        received_at=record.received_at,
+        spans=len(spans_of(record)),
+        task=trace.task if trace is not None else None,
+        answer=answer,
+        claims=len(grade.claims) if grade is not None else 0,
+        unread=len(grade.unread) if grade is not None else 0,
+        unsourced=len(grade.unsourced_figures) if grade is not None else 0,
+        problem=problem if isinstance(problem, str) else None,
+    )
+
+
+def _frame_of(evidence: str) -> int | None:
+    match = _FRAME.match(evidence)
+    return int(match[1]) if match else None
+
+
+def _evidence(ids: tuple[str, ...], observations: Observations | None) -> tuple[EvidenceView, ...]:
+    if observations is None or not ids:
+        return ()
+    found: dict[str, EvidenceView] = {}
+    wanted = set(ids)
+    for item in observations:
+        if item.id in wanted:
+            line = item.line if isinstance(item, LineObservation) else None
+            found[item.id] = EvidenceView(
+                id=item.id,
+                frame=item.frame,
+                tool=item.tool,
+                kind=item.kind,
+                file=item.file,
+                line=None if line is None else float(line),
+                text=item.text if isinstance(item, LineObservation) else "",
+            )
+    return tuple(found[key] for key in ids if key in found)
+
+
+def _trace_view(
+    trace: Trace, grade: Grade | None, trace_id: str, decoders: Sequence[Decoder]
+) -> TraceView:
+    try:
+        observations: Observations | None = observe(trace, strict=False, decoders=decoders)
+    except TracegradeError:
+        observations = None
+    claims = tuple(
+        ClaimView(
+            id=claim.id,
+            text=claim.text,
+            in_answer=claim.in_answer,
+            support=claim.support,
+            evidence=_evidence(claim.evidence, observations),
+        )
+        for claim in (grade.claims if grade is not None else ())
+    )
+    figures = tuple(
+        FigureView(
+            raw=figure.raw,
+            value=figure.value,
+            kind=figure.kind,
+            start=figure.start,
+            end=figure.end,
+            support=figure.support,
+            frame=_frame_of(figure.evidence[0]) if figure.evidence else None,
+        )
+        for figure in (grade.figures if grade is not None else ())
+    )
+    marks: dict[int, list[FrameMark]] = {}
+    for figure in figures:
+        if figure.frame is not None:
+            text = f"shows the answer's figure {figure.raw}"
+            marks.setdefault(figure.frame, []).append(FrameMark(kind="evidence", text=text))
+    for claim in claims:
+        for seen in claim.evidence:
+            text = f"backs claim {claim.id} ({claim.support})"
+            marks.setdefault(seen.frame, []).append(FrameMark(kind="evidence", text=text))
+    answer = trace.final_answer
+    return TraceView(
+        file=f"received over OTLP, trace {trace_id}",
+        trace_id=trace.id,
+        task=trace.task,
+        model=trace.model,
+        source_format=trace.source_format,
+        frames=tuple(
+            frame_view(index, frame, tuple(marks.get(index, ())))
+            for index, frame in enumerate(trace.frames)
+        ),
+        answer=answer,
+        pieces=answer_pieces(answer, claims, figures),
+        claims=claims,
+        figures=figures,
+        grade=None
+        if grade is None
+        else grade.model_dump(mode="json", exclude={"claims", "figures"}),
+    )
+
+
+def received_detail(
+    record: ReceivedTraceRecord, decoders: Sequence[Decoder] = ()
+) -> ReceivedTraceDetail:
+    """Everything the received-trace page shows.
+
+    Args:
+        record: The stored trace.
+        decoders: The decoders it was graded with (its touchpoint's suite's), so the
+            observations behind each claim are found again under the same ids.
+    """
+    trace = received_trace(record)
+    grade = _grade(record)
+    return ReceivedTraceDetail(
+        item=received_item(record),
+        trace=None if trace is None else _trace_view(trace, grade, record.trace_id, decoders),
+        grade=record.grade,
+    )

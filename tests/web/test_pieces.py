@@ -1,0 +1,86 @@
+"""The answer's marks and the trend chart's geometry (pure helpers of the pages)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from tracegrade.store import TouchpointRunPoint
+from tracegrade.web import ClaimView, FigureView
+from tracegrade.web._case import answer_pieces
+from tracegrade.web._charts import trend_chart
+
+
+def _claim(id: str, text: str, support: str = "read", *, in_answer: bool = True) -> ClaimView:
+    return ClaimView.model_validate(
+        {"id": id, "text": text, "in_answer": in_answer, "support": support, "evidence": []}
+    )
+
+
+def _figure(raw: str, start: int, support: str = "unsupported") -> FigureView:
+    return FigureView.model_validate(
+        {"raw": raw, "value": raw, "kind": "period", "start": start, "end": start + len(raw),
+         "support": support, "frame": None if support == "unsupported" else 4}
+    )  # fmt: skip
+
+
+def test_pieces_cover_the_answer_and_mark_claims_and_figures():
+    answer = "Config.py sets 45 days; see config.py."
+    claims = (_claim("file", "config.py"), _claim("missing", "nowhere", in_answer=False))
+
+    pieces = answer_pieces(answer, claims, (_figure("45 days", 15),))
+
+    assert "".join(piece.text for piece in pieces) == answer
+    marked = [
+        (p.text, p.claim, p.figure, p.unsourced) for p in pieces if p.claim or p.figure is not None
+    ]
+    assert marked == [("Config.py", "file", None, False), ("45 days", None, 0, True)]
+
+
+def test_a_claim_inside_a_figure_marks_the_figure():
+    answer = "It is 45 days."
+
+    pieces = answer_pieces(answer, (_claim("days", "45", "named-only"),), (_figure("45 days", 6),))
+
+    figure = next(piece for piece in pieces if piece.figure == 0)
+    assert (figure.claim, figure.support, figure.unsourced) == ("days", "named-only", True)
+    assert "".join(piece.text for piece in pieces) == answer
+
+
+def test_a_claim_outside_the_figure_is_marked_where_it_stands_alone():
+    answer = "45 days, and again 45."
+
+    pieces = answer_pieces(answer, (_claim("days", "45"),), (_figure("45 days", 0),))
+
+    claim = next(piece for piece in pieces if piece.claim == "days")
+    assert claim.figure is None
+    assert claim.text == "45"
+    assert answer.index(claim.text, 1) == 19
+
+
+def _point(run: str, metric: float | None, low: float | None = None) -> TouchpointRunPoint:
+    return TouchpointRunPoint(
+        run_id=run, started_at=datetime(2026, 1, 1, tzinfo=UTC), lane="pr", status="held",
+        failed=False, metric=metric, baseline=None, delta=None, band_low=low,
+        band_high=None if low is None else metric,
+    )  # fmt: skip
+
+
+def test_the_trend_runs_oldest_left_and_skips_unmeasured_runs():
+    newest_first = [_point("r3", 1.0, 0.8), _point("r2", None), _point("r1", 0.0, 0.0)]
+
+    chart = trend_chart(newest_first, baseline=0.5)
+
+    assert [dot.label.split(":")[0] for dot in chart.dots] == ["r1", "r3"]
+    assert chart.dots[0].x < chart.dots[1].x
+    assert chart.dots[0].y > chart.dots[1].y  # 0.0 is drawn below 1.0
+    assert chart.baseline_y is not None
+    assert chart.dots[1].y < chart.baseline_y < chart.dots[0].y
+    assert chart.band  # repeats give a band
+
+
+def test_no_band_without_repeats_and_no_baseline_line_without_a_baseline():
+    chart = trend_chart([_point("r1", 0.5)], baseline=None)
+
+    assert chart.band == ""
+    assert chart.baseline_y is None
+    assert len(chart.dots) == 1
