@@ -5,7 +5,9 @@ Items: (1) the real traces graded in memory against ``orjson.loads``; (2) a gene
 command against interpreter start-up; then cProfile hot spots; (5) unsourced figures on
 FaithBench; (6) the runtime guard's check cost against history length, and against a naive
 rebuild; (7) the guard replayed over real tau-bench and tau2 airline runs; (8) reading each
-trace format from a generated ~50 MB file against ``orjson.loads``. Items 1 and 3
+trace format from a generated ~50 MB file against ``orjson.loads``; (9) the eval runner's
+overhead and parallel speed-up; (10) web page and API latency at 100,000 stored results
+against a trivial route (also ``python -m benchmarks.web_latency``). Items 1 and 3
 need the real corpus (``$TRACEGRADE_CORPUS/nine-commits/traces``), item 5
 ``$TRACEGRADE_CORPUS/faithbench/faithbench.jsonl``, item 7 ``$TRACEGRADE_CORPUS/tau_bench``;
 each is skipped without it.
@@ -32,6 +34,7 @@ from benchmarks._real import load_blobs, run_real
 from benchmarks._runner import run_runner
 from benchmarks._stream import run_stream
 from benchmarks._taubench import run_taubench
+from benchmarks.web_latency import run_web_latency
 
 RESULTS = REPO / "benchmarks" / "RESULTS.md"
 
@@ -167,6 +170,9 @@ def main() -> None:
 
     _say("9. eval runner: overhead into SQLite and PostgreSQL, Ray and process-pool speed-up")
     sections.append(run_runner())
+
+    _say("10. web UI and API latency at 100,000 stored case results (SQLite)")
+    sections.append(run_web_latency())
 
     elapsed = time.perf_counter() - started
     header = [

@@ -308,3 +308,18 @@ def test_a_batch_with_every_column_reads_back_equal(store: Store) -> None:
     ]
     assert store.add_case_results(batch) == 300
     assert store.case_results("run-1") == sorted(batch, key=lambda result: result.key)
+
+
+def test_list_runs_pages_newest_first_and_filters_by_status(store: Store) -> None:
+    for minute in range(5):
+        store.start_run(run(f"run-{minute}", minutes=minute))
+    store.finish_run("run-1")
+    store.finish_run("run-3")
+    newest = [r.run_id for r in store.list_runs()]
+    assert newest == ["run-4", "run-3", "run-2", "run-1", "run-0"]
+    assert [r.run_id for r in store.list_runs(limit=2)] == newest[:2]
+    assert [r.run_id for r in store.list_runs(limit=2, offset=2)] == newest[2:4]
+    assert [r.run_id for r in store.list_runs(offset=4)] == newest[4:]
+    assert [r.run_id for r in store.list_runs(status="finished")] == ["run-3", "run-1"]
+    assert [r.run_id for r in store.list_runs(status="finished", offset=1)] == ["run-1"]
+    assert store.list_runs(limit=0) == []

@@ -34,6 +34,7 @@ WILSON_Z = 1.96
 """The normal quantile of a two-sided 95% interval."""
 
 _FROZEN = ConfigDict(frozen=True, extra="forbid")
+_PAGE = 25  # runs read at a time while filling the window
 _Count = Annotated[StrictInt, Field(ge=0)]
 
 
@@ -222,12 +223,19 @@ def measure_graduation(
     """
     chosen = policy or GraduationPolicy()
     tallies = [current] if current is not None else []
-    for run in store.list_runs():  # newest start first
-        if len(tallies) >= chosen.window:
+    offset = 0
+    while len(tallies) < chosen.window:
+        # Newest finished runs a page at a time: each carries its whole report.
+        page = store.list_runs(limit=_PAGE, offset=offset, status="finished")
+        offset += len(page)
+        for run in page:
+            if len(tallies) >= chosen.window:
+                break
+            if current is not None and run.run_id == current.run_id:
+                continue
+            tally = _tally(run.run_id, run.summary, touchpoint)
+            if tally is not None:
+                tallies.append(tally)
+        if len(page) < _PAGE:
             break
-        if run.status != "finished" or (current is not None and run.run_id == current.run_id):
-            continue
-        tally = _tally(run.run_id, run.summary, touchpoint)
-        if tally is not None:
-            tallies.append(tally)
     return graduation(touchpoint, tallies, chosen)

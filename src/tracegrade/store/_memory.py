@@ -18,6 +18,7 @@ from tracegrade.store._records import (
     JsonObject,
     Outcome,
     RunRecord,
+    RunStatus,
     TouchpointVersionRecord,
     build_baselines,
     utc_now,
@@ -119,11 +120,14 @@ class InMemoryStore(MemoryCosts, MemoryIntake, BrowseMemory, MemoryLoop):
         with self._lock:
             return self._runs.get(run_id)
 
-    def list_runs(self) -> list[RunRecord]:
-        """Every run, newest start first."""
+    def list_runs(
+        self, *, limit: int | None = None, offset: int = 0, status: RunStatus | None = None
+    ) -> list[RunRecord]:
+        """Runs newest start first: every one, or a page (``limit`` after ``offset``)."""
         with self._lock:
-            runs = list(self._runs.values())
-        return sorted(runs, key=lambda run: (run.started_at, run.run_id), reverse=True)
+            runs = [run for run in self._runs.values() if status in (None, run.status)]
+        runs.sort(key=lambda run: (run.started_at, run.run_id), reverse=True)
+        return runs[offset : None if limit is None else offset + limit]
 
     def case_results(self, run_id: str, touchpoint: str | None = None) -> list[CaseResultRecord]:
         """The run's case results (of one touchpoint if given), sorted by key."""

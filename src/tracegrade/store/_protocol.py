@@ -20,6 +20,7 @@ if TYPE_CHECKING:
         JsonObject,
         Outcome,
         RunRecord,
+        RunStatus,
         TouchpointVersionRecord,
     )
 
@@ -74,8 +75,14 @@ class Store(CostStore, ReceivedTraceStore, BrowseStore, LoopStore, Protocol):
         """The run, or ``None`` when no run has that id."""
         ...
 
-    def list_runs(self) -> list[RunRecord]:
-        """Every run, newest start first."""
+    def list_runs(
+        self, *, limit: int | None = None, offset: int = 0, status: RunStatus | None = None
+    ) -> list[RunRecord]:
+        """Runs newest start first: every one, or a page (``limit`` after ``offset``).
+
+        ``status`` keeps only the runs in that state. Pages keep pages cheap: each run carries
+        its whole report in ``summary``.
+        """
         ...
 
     def case_results(self, run_id: str, touchpoint: str | None = None) -> list[CaseResultRecord]:

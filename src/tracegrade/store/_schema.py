@@ -78,6 +78,9 @@ touchpoint_versions = sa.Table(
     sa.UniqueConstraint("touchpoint", "version", name="uq_touchpoint_versions_version"),
 )
 
+# Listing runs newest first, a page at a time. Added by migration 0002.
+sa.Index("ix_runs_started_at", runs.c.started_at, runs.c.run_id)
+
 # Counting a run's outcomes (judging, the run page's tallies, its failures filter) reads this
 # index alone, not the result rows. Added by migration 0002.
 sa.Index(

@@ -21,6 +21,7 @@ from tracegrade.store._records import (
     JsonObject,
     Outcome,
     RunRecord,
+    RunStatus,
     TouchpointVersionRecord,
     as_utc,
     build_baselines,
@@ -226,9 +227,14 @@ class SqlStore(SqlCosts, SqlIntake, BrowseSql, SqlLoop, SqlBase):
             row = connection.execute(sa.select(runs).where(runs.c.run_id == run_id)).one_or_none()
             return None if row is None else _row_run(row)
 
-    def list_runs(self) -> list[RunRecord]:
-        """Every run, newest start first."""
+    def list_runs(
+        self, *, limit: int | None = None, offset: int = 0, status: RunStatus | None = None
+    ) -> list[RunRecord]:
+        """Runs newest start first: every one, or a page (``limit`` after ``offset``)."""
         query = sa.select(runs).order_by(runs.c.started_at.desc(), runs.c.run_id.desc())
+        if status is not None:
+            query = query.where(runs.c.status == status)
+        query = query.offset(offset).limit(limit)
         with self._read() as connection:
             return [_row_run(row) for row in connection.execute(query)]
 

@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import orjson
 import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.dialects import postgresql, sqlite
@@ -49,7 +50,9 @@ def _enter_wal_mode(cursor: sqlite3.Cursor) -> None:
 
 
 def _sqlite_engine(url: sa.URL) -> sa.Engine:
-    engine = sa.create_engine(url, connect_args={"timeout": _BUSY_TIMEOUT_S})
+    engine = sa.create_engine(
+        url, connect_args={"timeout": _BUSY_TIMEOUT_S}, json_deserializer=orjson.loads
+    )
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:  # noqa: ANN401 (DB-API object)
@@ -100,6 +103,7 @@ class SqlBase:
                 self._engine = sa.create_engine(
                     self._url,
                     pool_pre_ping=True,
+                    json_deserializer=orjson.loads,  # ~3x the stdlib on stored summaries
                     connect_args={"connect_timeout": _CONNECT_TIMEOUT_S},
                 )
             upgrade_to_head(self._engine)

@@ -11,6 +11,7 @@ from tracegrade.store import (
     CaseResultRecord,
     ProposalRecord,
     RunRecord,
+    RunStatus,
     SignalRecord,
     TouchpointRunPoint,
     TouchpointVersionRecord,
@@ -29,6 +30,7 @@ __all__ = [
     "FrameMark",
     "FrameView",
     "PatternView",
+    "RunHeader",
     "RunListItem",
     "RunTouchpoint",
     "RunView",
@@ -139,10 +141,21 @@ class TouchpointDetail(_Model):
     versions: tuple[TouchpointVersionRecord, ...] = ()
 
 
+class RunHeader(_Model):
+    """A run as listed: who and when, without its stored report (``/api/runs/{id}`` has it)."""
+
+    run_id: str
+    started_at: AwareDatetime
+    finished_at: AwareDatetime | None
+    lane: str
+    registry_version: str
+    status: RunStatus
+
+
 class RunListItem(_Model):
     """A run in the run list, with its per-touchpoint verdict statuses."""
 
-    run: RunRecord
+    run: RunHeader
     exit_code: int | None
     statuses: dict[str, str]
 

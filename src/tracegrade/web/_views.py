@@ -18,6 +18,7 @@ from tracegrade.web._models import (
     CostView,
     DayCost,
     PatternView,
+    RunHeader,
     RunListItem,
     RunTouchpoint,
     RunView,
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
         Outcome,
         RollupKey,
         RunRecord,
+        RunStatus,
         SignalRecord,
         Store,
         TouchpointRunPoint,
@@ -50,6 +52,11 @@ __all__ = [
 ]
 
 COST_WINDOW_DAYS = 30
+SCANNED_RUNS = 200
+"""The registry page reads each touchpoint's last result, trend and graduation from at most
+this many newest finished runs: each run carries its whole report, so reading every run would
+make the page slower with every run stored."""
+_RUN_PAGE = 50
 """The window the registry's cost column covers, in days."""
 
 
@@ -79,7 +86,7 @@ def _contracts(ctx: Context) -> dict[str, Touchpoint]:
 def touchpoint_ids(ctx: Context) -> list[str]:
     """Every touchpoint: the registry's in order, then any only seen in stored runs."""
     ids = list(_contracts(ctx))
-    for run in ctx.store.list_runs()[:20]:
+    for run in ctx.store.list_runs(limit=20):
         for item in _report_items(run):
             name = item.get("touchpoint")
             if isinstance(name, str) and name not in ids:
@@ -174,16 +181,28 @@ class _RunsOnce:
 
     def __init__(self, store: Store) -> None:
         self._store = store
-        self._runs: list[RunRecord] | None = None
+        self._finished: list[RunRecord] = []  # the newest finished runs, read so far
+        self._all_read = False
 
-    def list_runs(self) -> list[RunRecord]:
-        if self._runs is None:
-            self._runs = self._store.list_runs()
-        return list(self._runs)
+    def _finished_runs(self, count: int) -> list[RunRecord]:
+        """The newest ``count`` finished runs (fewer if there are not so many), read once."""
+        count = min(count, SCANNED_RUNS)
+        while len(self._finished) < count and not self._all_read:
+            want = max(count - len(self._finished), _RUN_PAGE)
+            page = self._store.list_runs(limit=want, offset=len(self._finished), status="finished")
+            self._finished += page
+            self._all_read = len(page) < want
+        return self._finished[:count]
+
+    def list_runs(
+        self, *, limit: int | None = None, offset: int = 0, status: RunStatus | None = None
+    ) -> list[RunRecord]:
+        if status != "finished":
+            return self._store.list_runs(limit=limit, offset=offset, status=status)
+        return self._finished_runs(offset + (SCANNED_RUNS if limit is None else limit))[offset:]
 
     def touchpoint_history(self, touchpoint: str, *, limit: int = 30) -> list[TouchpointRunPoint]:
-        finished = [run for run in self.list_runs() if run.status == "finished"]
-        return history_points(finished, touchpoint, limit)
+        return history_points(self._finished_runs(SCANNED_RUNS), touchpoint, limit)
 
     def __getattr__(self, name: str) -> Any:  # noqa: ANN401 - the store's own methods
         return getattr(self._store, name)
@@ -239,18 +258,16 @@ def touchpoint_detail(ctx: Context, name: str) -> TouchpointDetail | None:
 def run_list(ctx: Context, limit: int = 200) -> list[RunListItem]:
     """The newest runs with each touchpoint's verdict status."""
     items = []
-    for run in ctx.store.list_runs()[:limit]:
+    for run in ctx.store.list_runs(limit=limit):
         report = _object(run.summary.get("report"))
         code = report.get("exit_code")
         statuses = {
             str(item.get("touchpoint")): str(_object(item.get("verdict")).get("status", "?"))
             for item in _report_items(run)
         }
-        items.append(
-            RunListItem(
-                run=run, exit_code=code if isinstance(code, int) else None, statuses=statuses
-            )
-        )
+        header = RunHeader.model_validate(run.model_dump(exclude={"summary"}))
+        exit_code = code if isinstance(code, int) else None
+        items.append(RunListItem(run=header, exit_code=exit_code, statuses=statuses))
     return items
 
 

@@ -17,6 +17,7 @@ depends_on: str | None = None
 
 def upgrade() -> None:
     """Create the cost ledger, the improvement loop's tables and the live-intake table."""
+    op.create_index("ix_runs_started_at", "runs", ["started_at", "run_id"])
     op.create_index(
         "ix_case_results_outcomes", "case_results", ["run_id", "touchpoint", "outcome", "repeat"]
     )
@@ -107,6 +108,7 @@ def upgrade() -> None:
 def downgrade() -> None:
     """Drop them, newest first."""
     op.drop_index("ix_case_results_outcomes", table_name="case_results")
+    op.drop_index("ix_runs_started_at", table_name="runs")
     op.drop_table("received_traces")
     op.drop_index("ix_rubric_scores_touchpoint", table_name="rubric_scores")
     op.drop_table("rubric_scores")
