@@ -133,7 +133,7 @@ def test_cost_as_json(capsys: pytest.CaptureFixture[str], seeded: str):
 def test_cost_needs_a_project_or_a_store(capsys: pytest.CaptureFixture[str], tmp_path: Path):
     result = run_cli(capsys, "cost", "--project", str(tmp_path))
     assert result.code == 2
-    assert "pass --project or --store" in result.err
+    assert "does not exist. Pass --project DIR or --store URL" in result.err
 
 
 def test_the_example_project_reports_agent_cost(capsys: pytest.CaptureFixture[str], tmp_path: Path):
@@ -257,3 +257,16 @@ def test_cost_reads_the_projects_store(capsys: pytest.CaptureFixture[str], tmp_p
         "gpt-4.1-nano       5     5,000,000              0  $0.5000",
         "total              5     5,000,000              0  $0.5000",
     ]
+
+
+def test_cost_reads_the_store_from_tracegrade_store_url(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+):
+    monkeypatch.chdir(tmp_path)  # no project here: only the variable names a store
+    url = f"sqlite:///{tmp_path / 'from-env.db'}"
+    monkeypatch.setenv("TRACEGRADE_STORE_URL", url)
+
+    result = run_cli(capsys, "cost", "--format", "json")
+
+    assert result.code == 0, result.err
+    assert (tmp_path / "from-env.db").is_file()

@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import click
 
-if TYPE_CHECKING:
-    from collections.abc import Callable
+from tracegrade.cli._options import open_store_for, project_store_options
 
+if TYPE_CHECKING:
     from tracegrade.errors import InputError
     from tracegrade.evals import RunComparison
     from tracegrade.store import BaselineRecord, JsonObject, Store
@@ -18,39 +18,6 @@ if TYPE_CHECKING:
 __all__ = ["baseline_group"]
 
 Format = Literal["text", "json"]
-
-
-def _store_options(function: Callable[..., None]) -> Callable[..., None]:
-    function = click.option(
-        "--format",
-        "output_format",
-        type=click.Choice(["text", "json"]),
-        default="text",
-        show_default=True,
-    )(function)
-    function = click.option(
-        "--store", "store_url", metavar="URL", help="The store (default: the project's)."
-    )(function)
-    return click.option(
-        "--project",
-        "project_path",
-        type=click.Path(path_type=Path),
-        default="tracegrade.toml",
-        show_default=True,
-        help="The project whose store to use (a tracegrade.toml or its folder).",
-    )(function)
-
-
-def _open(project_path: Path, store_url: str | None) -> Store:
-    from tracegrade.cli._run import open_project_store, project_file
-    from tracegrade.evals import load_project
-
-    if store_url is not None:
-        return open_project_store(None, store_url)
-    path = project_file(project_path)
-    if not path.is_file():
-        raise click.UsageError(f"{path} does not exist; pass --project or --store")
-    return open_project_store(load_project(path), None)
 
 
 def _value(value: float | None) -> str:
@@ -71,7 +38,7 @@ def baseline_group() -> None:
 @baseline_group.command("promote")
 @click.argument("run_id")
 @click.option("--touchpoint", metavar="ID", help="Promote only this touchpoint's results.")
-@_store_options
+@project_store_options
 def promote_command(
     *,
     run_id: str,
@@ -86,7 +53,7 @@ def promote_command(
     Example:
       tracegrade baseline promote 20250101T120000Z-3f9a2c --touchpoint search_knowledge
     """
-    store = _open(project_path, store_url)
+    store = open_store_for(project_path, store_url)
     try:
         promoted = store.promote_baseline(run_id, touchpoint)
     finally:
@@ -104,12 +71,12 @@ def promote_command(
 
 @baseline_group.command("history")
 @click.argument("touchpoint")
-@_store_options
+@project_store_options
 def history_command(
     *, touchpoint: str, project_path: Path, store_url: str | None, output_format: Format
 ) -> None:
     """Every baseline TOUCHPOINT had, newest first (the first is the current one)."""
-    store = _open(project_path, store_url)
+    store = open_store_for(project_path, store_url)
     try:
         history = store.baseline_history(touchpoint)
     finally:
@@ -132,7 +99,7 @@ def history_command(
 @click.argument("run_a")
 @click.argument("run_b")
 @click.option("--all", "show_all", is_flag=True, help="List unchanged cases too (text).")
-@_store_options
+@project_store_options
 def compare_command(
     *,
     run_a: str,
@@ -150,7 +117,7 @@ def compare_command(
     from tracegrade.errors import InputError
     from tracegrade.evals import compare_runs
 
-    store = _open(project_path, store_url)
+    store = open_store_for(project_path, store_url)
     try:
         for run_id in (run_a, run_b):
             if store.get_run(run_id) is None:
@@ -308,7 +275,7 @@ def _store_import(store: Store, item: _Imported) -> tuple[list[BaselineRecord], 
 @click.argument(
     "folder", type=click.Path(exists=True, file_okay=False, dir_okay=True, path_type=Path)
 )
-@_store_options
+@project_store_options
 def import_command(
     *, folder: Path, project_path: Path, store_url: str | None, output_format: Format
 ) -> None:
@@ -335,7 +302,7 @@ def import_command(
                 item.file, f"touchpoint {item.touchpoint!r} is also in {seen[item.touchpoint]}"
             )
         seen[item.touchpoint] = item.file
-    store = _open(project_path, store_url)
+    store = open_store_for(project_path, store_url)
     try:
         imported = [(item, *_store_import(store, item)) for item in items]
     finally:

@@ -3,28 +3,18 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 import click
 
+from tracegrade.cli._options import open_store_for, project_store_options
+
 if TYPE_CHECKING:
-    from tracegrade.store import CostRollup, RollupKey, Store
+    from pathlib import Path
+
+    from tracegrade.store import CostRollup, RollupKey
 
 __all__ = ["cost_command"]
-
-
-def _open(project_path: Path, store_url: str | None) -> Store:
-    """The store ``--store`` names, else the one of the project ``--project`` names."""
-    from tracegrade.cli._run import open_project_store, project_file
-    from tracegrade.evals import load_project
-
-    if store_url is not None:
-        return open_project_store(None, store_url)
-    path = project_file(project_path)
-    if not path.is_file():
-        raise click.UsageError(f"{path} does not exist; pass --project or --store")
-    return open_project_store(load_project(path), None)
 
 
 def _cost_cell(row: CostRollup) -> str:
@@ -90,22 +80,7 @@ def render_costs(by: RollupKey, rows: list[CostRollup]) -> str:
     metavar="YYYY-MM-DD",
     help="Only calls recorded on or after this day (UTC).",
 )
-@click.option(
-    "--project",
-    "project_path",
-    type=click.Path(path_type=Path),
-    default="tracegrade.toml",
-    show_default=True,
-    help="The project whose store to use (a tracegrade.toml or its folder).",
-)
-@click.option("--store", "store_url", metavar="URL", help="The store (default: the project's).")
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-)
+@project_store_options
 def cost_command(
     *,
     by: RollupKey,
@@ -130,7 +105,7 @@ def cost_command(
     import orjson
 
     start = None if since is None else since.replace(tzinfo=UTC)
-    store = _open(project_path, store_url)
+    store = open_store_for(project_path, store_url)
     try:
         rows = store.cost_rollup(by, run_id=run_id, touchpoint=touchpoint, since=start)
     finally:

@@ -9,38 +9,17 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import click
 
+from tracegrade.cli._options import opened, project_store_options
+
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
-    from contextlib import AbstractContextManager
+    from collections.abc import Callable
 
-    from tracegrade.evals import Graduation, Project
-    from tracegrade.store import ProposalRecord, Store
+    from tracegrade.evals import Graduation
+    from tracegrade.store import ProposalRecord
 
-__all__ = ["loop_options", "open_loop", "print_json", "proposals_group"]
+__all__ = ["print_json", "proposals_group"]
 
 Format = Literal["text", "json"]
-
-
-def loop_options(function: Callable[..., None]) -> Callable[..., None]:
-    """Add ``--project DIR``, ``--store URL`` and ``--format text|json``."""
-    function = click.option(
-        "--format",
-        "output_format",
-        type=click.Choice(["text", "json"]),
-        default="text",
-        show_default=True,
-    )(function)
-    function = click.option(
-        "--store", "store_url", metavar="URL", help="The store (default: the project's)."
-    )(function)
-    return click.option(
-        "--project",
-        "project_path",
-        type=click.Path(path_type=Path),
-        default=".",
-        show_default=True,
-        help="The project (a folder holding tracegrade.toml, or the file).",
-    )(function)
 
 
 def _by_option(function: Callable[..., None]) -> Callable[..., None]:
@@ -51,31 +30,6 @@ def _by_option(function: Callable[..., None]) -> Callable[..., None]:
         show_default="$USER",
         help="Who does it.",
     )(function)
-
-
-def open_loop(
-    project_path: Path, store_url: str | None, *, need_project: bool
-) -> AbstractContextManager[tuple[Project | None, Store]]:
-    """The project (when its file exists, or is needed) and the store, closed afterwards."""
-    from contextlib import contextmanager
-
-    from tracegrade.cli._run import open_project_store, project_file
-    from tracegrade.errors import InputError
-    from tracegrade.evals import load_project
-
-    @contextmanager
-    def opened() -> Iterator[tuple[Project | None, Store]]:
-        path = project_file(project_path)
-        project = load_project(path) if need_project or path.is_file() else None
-        if project is None and store_url is None:
-            raise InputError(f"{path} does not exist", fix="pass --project DIR or --store URL")
-        store = open_project_store(project, store_url)
-        try:
-            yield project, store
-        finally:
-            store.close()
-
-    return opened()
 
 
 def print_json(data: Any) -> None:  # noqa: ANN401 - any JSON value
@@ -133,7 +87,7 @@ def proposals_group() -> None:
 @click.option(
     "--status", type=click.Choice(["proposed", "approved", "rejected", "applied"]), default=None
 )
-@loop_options
+@project_store_options
 def list_command(
     *,
     touchpoint: str | None,
@@ -145,7 +99,7 @@ def list_command(
     """The proposals, newest first, and each touchpoint's graduation (may it auto-apply?)."""
     from tracegrade.evals import measure_graduation
 
-    with open_loop(project_path, store_url, need_project=False) as (project, store):
+    with opened(project_path, store_url, need_project=False) as (project, store):
         found = store.proposals(touchpoint, status=status)
         policies = {t.id: t.graduation for t in project.touchpoints} if project else {}
         names = sorted({p.touchpoint for p in found} | ({touchpoint} if touchpoint else set()))
@@ -163,14 +117,14 @@ def list_command(
 
 @proposals_group.command("show")
 @click.argument("proposal_id", type=int)
-@loop_options
+@project_store_options
 def show_command(
     *, proposal_id: int, project_path: Path, store_url: str | None, output_format: Format
 ) -> None:
     """One proposal: its status, why, the signals it answers and its diff."""
     from tracegrade.errors import InputError
 
-    with open_loop(project_path, store_url, need_project=False) as (_, store):
+    with opened(project_path, store_url, need_project=False) as (_, store):
         proposal = store.get_proposal(proposal_id)
     if proposal is None:
         raise InputError(
@@ -226,7 +180,7 @@ def _describe(proposal: ProposalRecord) -> str:
     default=lambda: os.environ.get("USER", ""),
     show_default="$USER",
 )
-@loop_options
+@project_store_options
 def new_command(
     *,
     touchpoint: str,
@@ -255,7 +209,7 @@ def new_command(
         new_text = source.read_bytes().decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read {source} as UTF-8 text ({exc})", fix="check --from") from exc
-    with open_loop(project_path, store_url, need_project=True) as (project, store):
+    with opened(project_path, store_url, need_project=True) as (project, store):
         if project is None:  # need_project loads it or raises
             raise click.UsageError("a project is needed")
         proposal = propose(
@@ -292,7 +246,7 @@ def _decide(
     from tracegrade.proposals import approve_proposal, reject_proposal
 
     by = _named(by)
-    with open_loop(project_path, store_url, need_project=False) as (_, store):
+    with opened(project_path, store_url, need_project=False) as (_, store):
         proposal = store.get_proposal(proposal_id)
         if proposal is None:
             raise InputError(
@@ -316,7 +270,7 @@ def _decide(
 @click.argument("proposal_id", type=int)
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
 @_by_option
-@loop_options
+@project_store_options
 def approve_command(*, proposal_id: int, yes: bool, by: str, **options: Any) -> None:  # noqa: ANN401
     """Approve proposal PROPOSAL_ID (asks first unless --yes); then `apply` writes it."""
     _decide("approve", proposal_id, yes=yes, by=by, **options)
@@ -326,7 +280,7 @@ def approve_command(*, proposal_id: int, yes: bool, by: str, **options: Any) -> 
 @click.argument("proposal_id", type=int)
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
 @_by_option
-@loop_options
+@project_store_options
 def reject_command(*, proposal_id: int, yes: bool, by: str, **options: Any) -> None:  # noqa: ANN401
     """Reject proposal PROPOSAL_ID (asks first unless --yes); rejecting is final."""
     _decide("reject", proposal_id, yes=yes, by=by, **options)
@@ -340,7 +294,7 @@ def reject_command(*, proposal_id: int, yes: bool, by: str, **options: Any) -> N
     help="Nobody confirms now (a scheduled job): refused unless the touchpoint graduated.",
 )
 @_by_option
-@loop_options
+@project_store_options
 def apply_command(
     *,
     proposal_id: int,
@@ -353,7 +307,7 @@ def apply_command(
     """Write approved proposal PROPOSAL_ID to its file and record the new touchpoint version."""
     from tracegrade.proposals import apply_proposal
 
-    with open_loop(project_path, store_url, need_project=True) as (project, store):
+    with opened(project_path, store_url, need_project=True) as (project, store):
         if project is None:
             raise click.UsageError("a project is needed")
         applied = apply_proposal(store, project, proposal_id, by=_named(by), auto=auto)
@@ -370,7 +324,7 @@ def apply_command(
 @click.argument("touchpoint")
 @click.argument("version")
 @_by_option
-@loop_options
+@project_store_options
 def rollback_command(
     *,
     touchpoint: str,
@@ -386,7 +340,7 @@ def rollback_command(
     """
     from tracegrade.proposals import rollback
 
-    with open_loop(project_path, store_url, need_project=True) as (project, store):
+    with opened(project_path, store_url, need_project=True) as (project, store):
         if project is None:
             raise click.UsageError("a project is needed")
         done = rollback(store, project, touchpoint, version, by=_named(by))
@@ -402,12 +356,12 @@ def rollback_command(
 
 @proposals_group.command("versions")
 @click.argument("touchpoint")
-@loop_options
+@project_store_options
 def versions_command(
     *, touchpoint: str, project_path: Path, store_url: str | None, output_format: Format
 ) -> None:
     """TOUCHPOINT's recorded versions, newest first, with their file hashes."""
-    with open_loop(project_path, store_url, need_project=False) as (_, store):
+    with opened(project_path, store_url, need_project=False) as (_, store):
         versions = store.touchpoint_versions(touchpoint)
         kept = {
             digest: store.file_blob(digest) is not None

@@ -8,6 +8,13 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from tracegrade.cli._options import (
+    open_project_store,
+    project_file,
+    project_option,
+    store_option,
+)
+
 if TYPE_CHECKING:
     from tracegrade.judges import Judge
 
@@ -52,14 +59,7 @@ def judge_from_spec(spec: str) -> Judge:
 
 @click.command("rubric")
 @click.argument("touchpoint")
-@click.option(
-    "--project",
-    "project_path",
-    type=click.Path(path_type=Path),
-    default="tracegrade.toml",
-    show_default=True,
-    help="The project (a tracegrade.toml or its folder).",
-)
+@project_option
 @click.option("--judge", "judge_spec", required=True, metavar="SPEC", help=_JUDGE_FORMS + ".")
 @click.option(
     "--description-file",
@@ -72,7 +72,7 @@ def judge_from_spec(spec: str) -> Judge:
     metavar="VERSION",
     help="Store the score under this version (default: the touchpoint's current version).",
 )
-@click.option("--store", "store_url", metavar="URL", help="The store (default: the project's).")
+@store_option
 @click.option(
     "--format",
     "output_format",
@@ -97,7 +97,6 @@ def rubric_command(
     reply fails (exit 2); nothing is stored from it. The judge call is recorded in the cost
     ledger with role judge.
     """
-    from tracegrade.cli._run import open_project_store, project_file
     from tracegrade.errors import InputError
     from tracegrade.evals import file_hashes, load_project
     from tracegrade.judges import record_panel_cost, rubric_score_record, score_tool_description

@@ -8,30 +8,20 @@ from typing import TYPE_CHECKING, Literal
 
 import click
 
+from tracegrade.cli._options import (
+    format_option,
+    open_project_store,
+    project_file,
+    store_option,
+)
+
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
     from contextlib import AbstractContextManager
 
-    from tracegrade.evals import Project, RunReport, TouchpointReport
-    from tracegrade.store import Store
+    from tracegrade.evals import RunReport, TouchpointReport
 
-__all__ = ["open_project_store", "project_file", "run_command"]
-
-
-def project_file(target: Path) -> Path:
-    """The project file: ``target`` itself, or ``tracegrade.toml`` in the folder it names."""
-    from tracegrade.evals import PROJECT_FILE
-
-    return target / PROJECT_FILE if target.is_dir() else target
-
-
-def open_project_store(project: Project | None, url: str | None) -> Store:
-    """The store ``--store`` names, else the project's; opened (and migrated)."""
-    from tracegrade.store import open_store
-
-    if url is None and project is not None:
-        url = project.store_url
-    return open_store(url)
+__all__ = ["run_command"]
 
 
 @click.command("run")
@@ -60,7 +50,7 @@ def open_project_store(project: Project | None, url: str | None) -> Store:
 )
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option("--resume", "resume", metavar="RUN_ID", help="Finish an interrupted run.")
-@click.option("--store", "store_url", metavar="URL", help="The store (default: the project's).")
+@store_option
 @click.option(
     "--cost-limit",
     type=click.FloatRange(min=0),
@@ -75,13 +65,7 @@ def open_project_store(project: Project | None, url: str | None) -> Store:
     metavar="FILE",
     help="A price file (TOML) over the packaged prices (default: the project's [cost] prices).",
 )
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-)
+@format_option
 def run_command(
     *,
     target: Path,

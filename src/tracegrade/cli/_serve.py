@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from tracegrade.cli._run import open_project_store, project_file
+from tracegrade.cli._options import open_project_store, project_file, store_option
 
 __all__ = ["serve_command"]
 
@@ -32,7 +32,7 @@ def _loopback(host: str) -> bool:
     help="The project (folder or tracegrade.toml) whose registry the pages list; default"
     " ./tracegrade.toml when it exists.",
 )
-@click.option("--store", "store_url", metavar="URL", help="The store (default: the project's).")
+@store_option
 def serve_command(host: str, port: int, project_path: Path | None, store_url: str | None) -> None:
     """Serve the results UI and JSON API over the store until interrupted.
 

@@ -6,7 +6,8 @@ from typing import TYPE_CHECKING, Literal
 
 import click
 
-from tracegrade.cli._proposals import loop_options, open_loop, print_json
+from tracegrade.cli._options import opened, project_store_options
+from tracegrade.cli._proposals import print_json
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -53,7 +54,7 @@ def signals_group() -> None:
 @signals_group.command("list")
 @click.option("--touchpoint", metavar="ID", help="Only this touchpoint's signals.")
 @click.option("--open", "only_open", is_flag=True, help="Only the unprocessed ones.")
-@loop_options
+@project_store_options
 def list_command(
     *,
     touchpoint: str | None,
@@ -63,7 +64,7 @@ def list_command(
     output_format: Format,
 ) -> None:
     """The signals, oldest first."""
-    with open_loop(project_path, store_url, need_project=False) as (_, store):
+    with opened(project_path, store_url, need_project=False) as (_, store):
         found = store.signals(touchpoint, processed=False if only_open else None)
     if output_format == "json":
         print_json(found)
@@ -84,7 +85,7 @@ def list_command(
 )
 @click.option("--message", required=True, help="What went wrong, in a sentence.")
 @click.option("--run", "run_id", metavar="RUN_ID", help="The run it is about, if any.")
-@loop_options
+@project_store_options
 def add_command(
     *,
     touchpoint: str,
@@ -103,7 +104,7 @@ def add_command(
     """
     from tracegrade.proposals import record_signal
 
-    with open_loop(project_path, store_url, need_project=False) as (project, store):
+    with opened(project_path, store_url, need_project=False) as (project, store):
         if project is not None:
             project.entry(touchpoint)  # an unknown touchpoint is an error naming the known ones
         number = record_signal(store, touchpoint, kind, {"message": message}, run_id=run_id)
@@ -124,7 +125,7 @@ def _pattern_line(pattern: Pattern) -> str:
 
 @click.command("patterns")
 @click.option("--touchpoint", metavar="ID", help="Only this touchpoint's patterns.")
-@loop_options
+@project_store_options
 def patterns_command(
     *, touchpoint: str | None, project_path: Path, store_url: str | None, output_format: Format
 ) -> None:
@@ -134,7 +135,7 @@ def patterns_command(
     """
     from tracegrade.proposals import find_patterns
 
-    with open_loop(project_path, store_url, need_project=False) as (_, store):
+    with opened(project_path, store_url, need_project=False) as (_, store):
         found = find_patterns(store.signals(touchpoint, processed=False))
     if output_format == "json":
         print_json(found)
