@@ -251,18 +251,28 @@ class ProcessExecutor:
             waiting = _batches(units, self.workers)
             waiting.reverse()
             pending: set[Future[Batch]] = set()
+            submitted: dict[Future[Batch], int] = {}  # the order batches were handed out
 
             def top_up() -> None:  # each worker busy and one batch queued: no more in flight
                 while waiting and len(pending) < _IN_FLIGHT_PER_WORKER * self.workers:
-                    pending.add(pool.submit(_pool_batch, waiting.pop()))
+                    future = pool.submit(_pool_batch, waiting.pop())
+                    submitted[future] = len(submitted)
+                    pending.add(future)
 
             top_up()
             try:
                 while pending:
                     finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-                    pending.difference_update(finished)
-                    for future in finished:
-                        _deliver(future.result(), record, done)
+                    # Several may end at once: store them in the order they were handed out;
+                    # on a stop, those not stored yet go back to pending, which the stop stores.
+                    ordered = sorted(finished, key=submitted.__getitem__)
+                    pending.difference_update(ordered)
+                    for index, future in enumerate(ordered):
+                        try:
+                            _deliver(future.result(), record, done)
+                        except Exception:
+                            pending.update(ordered[index + 1 :])
+                            raise
                     top_up()
             except Exception:
                 _finish_running(pending, record, done)  # what already ran is kept
