@@ -172,34 +172,6 @@ def test_openai_no_content_is_an_empty_reply_not_a_verdict() -> None:
         parse_verdict(reply)
 
 
-@pytest.mark.parametrize(
-    ("answer", "message"),
-    [
-        (_error(429), "OpenAI answered rate limited"),
-        (_error(500), "OpenAI answered HTTP 500"),
-        (_error(503), "OpenAI answered HTTP 503"),
-        ("timeout", "the OpenAI call timed out"),
-        ("refused", "could not reach OpenAI"),
-    ],
-)
-def test_openai_rate_limits_server_errors_and_timeouts_are_infrastructure(answer, message) -> None:
-    with pytest.raises(InfrastructureError, match=message) as raised:
-        _openai(Recorder(answer)).complete(REQUEST)
-    assert raised.value.exit_code == 3
-    assert raised.value.case == "read-source"
-
-
-@pytest.mark.parametrize(
-    ("status", "fix"),
-    [(401, "Check the OpenAI API key"), (400, "Check the model name"), (404, "Check the model")],
-)
-def test_openai_auth_and_bad_requests_are_clear_errors(status, fix) -> None:
-    with pytest.raises(JudgeProviderError, match=f"refused the call with HTTP {status}") as raised:
-        _openai(Recorder(_error(status))).complete(REQUEST)
-    assert fix in str(raised.value)
-    assert not isinstance(raised.value, InfrastructureError)
-
-
 def test_openai_without_an_api_key_says_how_to_set_one(monkeypatch) -> None:
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     with pytest.raises(JudgeProviderError, match="Set OPENAI_API_KEY or pass api_key"):
@@ -247,30 +219,48 @@ def test_anthropic_malformed_tool_input_fails_loudly() -> None:
         parse_verdict(reply)
 
 
+# --- both ---------------------------------------------------------------------------------
+
+
 @pytest.mark.parametrize(
-    ("answer", "message"),
+    ("judge", "answer", "message"),
     [
-        (_error(429), "Anthropic answered rate limited"),
-        (_error(500), "Anthropic answered HTTP 500"),
-        (_error(529), "Anthropic answered HTTP 529"),  # overloaded
-        ("timeout", "the Anthropic call timed out"),
-        ("refused", "could not reach Anthropic"),
+        (_openai, _error(429), "OpenAI answered rate limited"),
+        (_openai, _error(500), "OpenAI answered HTTP 500"),
+        (_openai, _error(503), "OpenAI answered HTTP 503"),
+        (_openai, "timeout", "the OpenAI call timed out"),
+        (_openai, "refused", "could not reach OpenAI"),
+        (_anthropic, _error(429), "Anthropic answered rate limited"),
+        (_anthropic, _error(500), "Anthropic answered HTTP 500"),
+        (_anthropic, _error(529), "Anthropic answered HTTP 529"),  # overloaded
+        (_anthropic, "timeout", "the Anthropic call timed out"),
+        (_anthropic, "refused", "could not reach Anthropic"),
     ],
 )
-def test_anthropic_rate_limits_server_errors_and_timeouts_are_infrastructure(
-    answer, message
-) -> None:
-    with pytest.raises(InfrastructureError, match=message):
-        _anthropic(Recorder(answer)).complete(REQUEST)
+def test_rate_limits_server_errors_and_timeouts_are_infrastructure(judge, answer, message) -> None:
+    with pytest.raises(InfrastructureError, match=message) as raised:
+        judge(Recorder(answer)).complete(REQUEST)
+    assert raised.value.exit_code == 3
+    assert raised.value.case == "read-source"
 
 
-@pytest.mark.parametrize("status", [401, 403, 400])
-def test_anthropic_auth_and_bad_requests_are_clear_errors(status) -> None:
-    with pytest.raises(JudgeProviderError, match=f"Anthropic refused the call with HTTP {status}"):
-        _anthropic(Recorder(_error(status))).complete(REQUEST)
-
-
-# --- both ---------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("judge", "provider", "status", "fix"),
+    [
+        (_openai, "OpenAI", 401, "Check the OpenAI API key"),
+        (_openai, "OpenAI", 400, "Check the model name"),
+        (_openai, "OpenAI", 404, "Check the model"),
+        (_anthropic, "Anthropic", 401, "Check the Anthropic API key"),
+        (_anthropic, "Anthropic", 403, "Check the Anthropic API key"),
+        (_anthropic, "Anthropic", 400, "Check the model name"),
+    ],
+)
+def test_auth_and_bad_requests_are_clear_errors(judge, provider, status, fix) -> None:
+    match = f"{provider} refused the call with HTTP {status}"
+    with pytest.raises(JudgeProviderError, match=match) as raised:
+        judge(Recorder(_error(status))).complete(REQUEST)
+    assert fix in str(raised.value)
+    assert not isinstance(raised.value, InfrastructureError)
 
 
 @pytest.mark.parametrize(
@@ -284,6 +274,16 @@ def test_a_missing_sdk_gives_the_install_command(monkeypatch, module, judge) -> 
         judge("some-model", api_key="k")
     assert INSTALL_HINT in str(raised.value)
     assert INSTALL_HINT == "pip install 'tracegrade[judges]'"
+
+
+def test_a_provider_judge_is_named_after_its_sdk_and_model() -> None:
+    openai_judge = _openai(Recorder("refused"))
+    anthropic_judge = _anthropic(Recorder("refused"))
+    assert repr(openai_judge) == "OpenAIJudge(model='gpt-4o-mini', name='openai:gpt-4o-mini')"
+    assert repr(anthropic_judge) == (
+        "AnthropicJudge(model='claude-haiku-4-5', name='anthropic:claude-haiku-4-5')"
+    )
+    assert OpenAIJudge("m", name="mine", api_key="k").name == "mine"
 
 
 def test_provider_judges_can_be_awaited() -> None:

@@ -33,6 +33,7 @@ __all__ = [
     "PanelCall",
     "PanelResult",
     "Vote",
+    "judge_call",
     "panel_flow",
     "plurality",
 ]
@@ -176,6 +177,21 @@ def plurality(verdicts: Iterable[str]) -> str:
     return ranked[0][0]
 
 
+def judge_call(reply: JudgeReply, *, judge: str, case: str, repeat: int) -> JudgeCall:
+    """The usage of the call that gave ``reply``, for the cost ledger."""
+    return JudgeCall(
+        judge=judge,
+        model=reply.model,
+        case=case,
+        repeat=repeat,
+        input_tokens=reply.input_tokens,
+        output_tokens=reply.output_tokens,
+        cached_input_tokens=reply.cached_input_tokens,
+        cache_write_input_tokens=reply.cache_write_input_tokens,
+        latency_seconds=reply.latency_seconds,
+    )
+
+
 def _check_panel(
     judges: Sequence[str], cases: Sequence[PanelCase], repeats: int, rubric: Rubric
 ) -> None:
@@ -280,19 +296,7 @@ def panel_flow(
                     reasoning=parsed.reasoning,
                 )
             )
-            calls.append(
-                JudgeCall(
-                    judge=name,
-                    model=reply.model,
-                    case=case.id,
-                    repeat=call.repeat,
-                    input_tokens=reply.input_tokens,
-                    output_tokens=reply.output_tokens,
-                    cached_input_tokens=reply.cached_input_tokens,
-                    cache_write_input_tokens=reply.cache_write_input_tokens,
-                    latency_seconds=reply.latency_seconds,
-                )
-            )
+            calls.append(judge_call(reply, judge=name, case=case.id, repeat=call.repeat))
         verdicts.append(_case_verdict(case, votes))
     controls = [verdict for verdict in verdicts if verdict.control]
     correct = sum(1 for verdict in controls if verdict.correct)

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
     from tracegrade.judges._model import JudgeReply
 
-__all__ = ["load_reply_object", "parse_verdict", "reply_error"]
+__all__ = ["load_reply_object", "parse_verdict", "reply_error", "text_field"]
 
 _VERDICT_KEYS = ("verdict", "confidence", "citations", "reasoning")
 _EXCERPT = 80
@@ -87,6 +87,18 @@ def load_reply_object(reply: JudgeReply, keys: Collection[str]) -> dict[str, Any
     return data
 
 
+def text_field(reply: JudgeReply, data: dict[str, Any], key: str) -> str:
+    """The reply's ``key``, which must be a string.
+
+    Raises:
+        JudgeOutputError: It is not a string (problem ``KEY not text``).
+    """
+    value = data[key]
+    if not isinstance(value, str):
+        raise reply_error(reply, f"{key} {value!r} is not a string", f"{key} not text")
+    return value
+
+
 def _number(value: object) -> float | None:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
@@ -132,9 +144,7 @@ def parse_verdict(reply: JudgeReply) -> JudgeVerdict:
         raise reply_error(
             reply, f"citations {citations!r} is not a list of strings", "citations not strings"
         )
-    reasoning = data["reasoning"]
-    if not isinstance(reasoning, str):
-        raise reply_error(reply, f"reasoning {reasoning!r} is not a string", "reasoning not text")
+    reasoning = text_field(reply, data, "reasoning")
     return JudgeVerdict(
         verdict=verdict, confidence=confidence, citations=tuple(citations), reasoning=reasoning
     )

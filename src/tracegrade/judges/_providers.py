@@ -1,4 +1,8 @@
-"""What the provider judges share (edge): importing the SDK, translating its errors, timing calls.
+"""What the provider judges share (edge): the SDK and its client, the call's flow, its errors.
+
+:class:`ProviderJudge` builds the client, times each call, translates the SDK's errors and
+assembles the reply; a provider module says only what differs: the request its SDK takes,
+the SDK call, and how the response is read (:class:`ProviderAnswer`).
 
 Both SDKs raise the same family of errors (``APITimeoutError`` < ``APIConnectionError`` <
 ``APIError``; ``APIStatusError`` with a ``status_code``). Rate limits, server errors,
@@ -10,13 +14,28 @@ retrying cannot fix (bad credentials, a bad request, an unknown model) becomes
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import json
-from typing import Any
+import time
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from tracegrade.errors import InfrastructureError, JudgeProviderError, TracegradeError
+from tracegrade.judges._model import JudgeReply
 
-__all__ = ["INSTALL_HINT", "import_sdk", "plain_schema", "translate_error"]
+if TYPE_CHECKING:
+    from tracegrade.judges._model import JudgeRequest
+
+__all__ = [
+    "INSTALL_HINT",
+    "ProviderAnswer",
+    "ProviderJudge",
+    "import_sdk",
+    "plain_schema",
+    "translate_error",
+]
 
 INSTALL_HINT = "pip install 'tracegrade[judges]'"
 _SHOWN = 300
@@ -97,3 +116,126 @@ def translate_error(
     return JudgeProviderError(
         f"the {provider} SDK failed: {type(exc).__name__}: {_shown(exc)}", judge=judge, case=case
     )
+
+
+@dataclass(frozen=True, slots=True)
+class ProviderAnswer:
+    """What a provider judge reads from its SDK's response: the reply text and the tokens.
+
+    Attributes:
+        text: The reply text, unparsed.
+        input_tokens: Prompt tokens billed, cached and cache-written ones included.
+        output_tokens: Completion tokens billed.
+        cached_input_tokens: Of ``input_tokens``, those read from the provider's cache.
+        cache_write_input_tokens: Of ``input_tokens``, those written to the provider's cache.
+    """
+
+    text: str
+    input_tokens: int
+    output_tokens: int
+    cached_input_tokens: int = 0
+    cache_write_input_tokens: int = 0
+
+
+class ProviderJudge(ABC):
+    """The flow every provider judge shares; a subclass says only what its provider does.
+
+    Building the judge imports the SDK and builds its client (unless one is given). A call
+    builds the request (:meth:`_options`), makes the SDK call (:meth:`_create`) and times it,
+    translates an SDK error (:func:`translate_error`), reads the response (:meth:`_read`) and
+    returns the :class:`~tracegrade.judges.JudgeReply`. The constructor's arguments are those
+    the subclasses document.
+    """
+
+    _provider: ClassVar[str]
+    """The provider as messages name it, also its SDK's client class and error base
+    (``OpenAI``: ``openai.OpenAI``, ``openai.OpenAIError``)."""
+    _sdk_module: ClassVar[str]
+    """The SDK's module (``openai``), also the default name's prefix."""
+    _key_variable: ClassVar[str]
+    """The environment variable the SDK reads the API key from."""
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        name: str | None,
+        client: object | None,
+        api_key: str | None,
+        base_url: str | None,
+        http_client: object | None,
+        timeout: float,
+        max_retries: int,
+    ) -> None:
+        self.model = model
+        self._name = name or f"{self._sdk_module}:{model}"
+        self._sdk: Any = import_sdk(self._sdk_module, self._name)
+        self._sdk_error: type[Exception] = getattr(self._sdk, f"{self._provider}Error")
+        if client is not None:
+            self._client: Any = client
+            return
+        try:
+            self._client = getattr(self._sdk, self._provider)(
+                api_key=api_key,
+                base_url=base_url,
+                http_client=http_client,
+                timeout=timeout,
+                max_retries=max_retries,
+            )
+        except self._sdk_error as exc:
+            raise JudgeProviderError(
+                f"cannot build the {self._provider} client ({exc})",
+                judge=self._name,
+                fix=f"set {self._key_variable} or pass api_key",
+            ) from exc
+
+    @property
+    def name(self) -> str:
+        """The judge's name."""
+        return self._name
+
+    @abstractmethod
+    def _options(self, request: JudgeRequest) -> dict[str, Any]:
+        """The SDK call's arguments for a request."""
+
+    @abstractmethod
+    def _create(self, options: dict[str, Any]) -> Any:  # noqa: ANN401 - the SDK's response
+        """Make the SDK call; its errors are translated by the caller."""
+
+    @abstractmethod
+    def _read(self, request: JudgeRequest, response: Any) -> ProviderAnswer:  # noqa: ANN401 - the SDK's response
+        """The reply text and the tokens in the SDK's response."""
+
+    def complete(self, request: JudgeRequest) -> JudgeReply:
+        """Ask the model; return its reply text with the call's usage and latency.
+
+        Raises:
+            InfrastructureError: A rate limit, an overload or server error, a timeout or a
+                dropped connection (retried by the runner).
+            JudgeProviderError: Bad credentials or a bad request.
+        """
+        options = self._options(request)
+        started = time.perf_counter()
+        try:
+            response = self._create(options)
+        except self._sdk_error as exc:
+            raise translate_error(
+                self._sdk, exc, judge=self._name, case=request.case, provider=self._provider
+            ) from exc
+        latency = time.perf_counter() - started
+        answer = self._read(request, response)
+        return JudgeReply(
+            judge=self._name,
+            request=request,
+            text=answer.text,
+            model=str(response.model or self.model),
+            input_tokens=answer.input_tokens,
+            output_tokens=answer.output_tokens,
+            cached_input_tokens=answer.cached_input_tokens,
+            cache_write_input_tokens=answer.cache_write_input_tokens,
+            latency_seconds=latency,
+        )
+
+    async def acomplete(self, request: JudgeRequest) -> JudgeReply:
+        """:meth:`complete` in a worker thread, so the event loop is not blocked."""
+        return await asyncio.to_thread(self.complete, request)

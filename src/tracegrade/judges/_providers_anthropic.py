@@ -8,14 +8,10 @@ imported when the judge is built, so ``tracegrade.judges`` imports without it.
 
 from __future__ import annotations
 
-import asyncio
 import json
-import time
 from typing import TYPE_CHECKING, Any
 
-from tracegrade.errors import JudgeProviderError
-from tracegrade.judges._model import JudgeReply
-from tracegrade.judges._providers import import_sdk, plain_schema, translate_error
+from tracegrade.judges._providers import ProviderAnswer, ProviderJudge, plain_schema
 
 if TYPE_CHECKING:
     from tracegrade.judges._model import JudgeRequest
@@ -23,7 +19,12 @@ if TYPE_CHECKING:
 __all__ = ["AnthropicJudge"]
 
 
-class AnthropicJudge:
+def _tool_name(request: JudgeRequest) -> str:
+    """The name of the tool the reply is forced into."""
+    return f"record_{request.schema.replace('-', '_')}"
+
+
+class AnthropicJudge(ProviderJudge):
     """A judge that asks an Anthropic model.
 
     Example:
@@ -49,6 +50,10 @@ class AnthropicJudge:
             install command) or the client cannot be built.
     """
 
+    _provider = "Anthropic"
+    _sdk_module = "anthropic"
+    _key_variable = "ANTHROPIC_API_KEY"
+
     def __init__(
         self,
         model: str,
@@ -63,46 +68,24 @@ class AnthropicJudge:
         temperature: float | None = None,
         max_tokens: int = 1024,
     ) -> None:
-        self.model = model
-        self._name = name or f"anthropic:{model}"
         self.temperature = temperature
         self.max_tokens = max_tokens
-        self._sdk: Any = import_sdk("anthropic", self._name)
-        if client is not None:
-            self._client: Any = client
-            return
-        try:
-            self._client = self._sdk.Anthropic(
-                api_key=api_key,
-                base_url=base_url,
-                http_client=http_client,
-                timeout=timeout,
-                max_retries=max_retries,
-            )
-        except self._sdk.AnthropicError as exc:
-            raise JudgeProviderError(
-                f"cannot build the Anthropic client ({exc})",
-                judge=self._name,
-                fix="set ANTHROPIC_API_KEY or pass api_key",
-            ) from exc
-
-    @property
-    def name(self) -> str:
-        """The judge's name."""
-        return self._name
+        super().__init__(
+            model,
+            name=name,
+            client=client,
+            api_key=api_key,
+            base_url=base_url,
+            http_client=http_client,
+            timeout=timeout,
+            max_retries=max_retries,
+        )
 
     def __repr__(self) -> str:
         return f"AnthropicJudge(model={self.model!r}, name={self._name!r})"
 
-    def complete(self, request: JudgeRequest) -> JudgeReply:
-        """Ask the model; return the forced tool's input as JSON text, with usage and latency.
-
-        Raises:
-            InfrastructureError: A rate limit, an overload or server error, a timeout or a
-                dropped connection (retried by the runner).
-            JudgeProviderError: Bad credentials or a bad request.
-        """
-        tool = f"record_{request.schema.replace('-', '_')}"
+    def _options(self, request: JudgeRequest) -> dict[str, Any]:
+        tool = _tool_name(request)
         system = "\n\n".join(m.content for m in request.messages if m.role == "system")
         options: dict[str, Any] = {
             "model": self.model,
@@ -123,14 +106,14 @@ class AnthropicJudge:
             options["system"] = system
         if self.temperature is not None:
             options["extra_body"] = {"temperature": self.temperature}
-        started = time.perf_counter()
-        try:
-            response = self._client.messages.create(**options)
-        except self._sdk.AnthropicError as exc:
-            raise translate_error(
-                self._sdk, exc, judge=self._name, case=request.case, provider="Anthropic"
-            ) from exc
-        latency = time.perf_counter() - started
+        return options
+
+    def _create(self, options: dict[str, Any]) -> Any:  # noqa: ANN401 - the SDK's response
+        return self._client.messages.create(**options)
+
+    def _read(self, request: JudgeRequest, response: Any) -> ProviderAnswer:  # noqa: ANN401 - the SDK's response
+        """The forced tool's input as JSON (else the text blocks) and the usage."""
+        tool = _tool_name(request)
         blocks = list(response.content or [])
         used = [b for b in blocks if getattr(b, "type", None) == "tool_use" and b.name == tool]
         text = (
@@ -145,18 +128,10 @@ class AnthropicJudge:
         # every prompt token as input (as OpenAI does), cache reads also as cached.
         cached = int(getattr(usage, "cache_read_input_tokens", 0) or 0)
         written = int(getattr(usage, "cache_creation_input_tokens", 0) or 0)
-        return JudgeReply(
-            judge=self._name,
-            request=request,
+        return ProviderAnswer(
             text=text,
-            model=str(response.model or self.model),
             input_tokens=int(usage.input_tokens) + cached + written if usage is not None else 0,
             output_tokens=int(usage.output_tokens) if usage is not None else 0,
             cached_input_tokens=cached,
             cache_write_input_tokens=written,
-            latency_seconds=latency,
         )
-
-    async def acomplete(self, request: JudgeRequest) -> JudgeReply:
-        """:meth:`complete` in a worker thread, so the event loop is not blocked."""
-        return await asyncio.to_thread(self.complete, request)

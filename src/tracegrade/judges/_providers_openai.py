@@ -7,13 +7,9 @@ imported when the judge is built, so ``tracegrade.judges`` imports without it.
 
 from __future__ import annotations
 
-import asyncio
-import time
 from typing import TYPE_CHECKING, Any
 
-from tracegrade.errors import JudgeProviderError
-from tracegrade.judges._model import JudgeReply
-from tracegrade.judges._providers import import_sdk, plain_schema, translate_error
+from tracegrade.judges._providers import ProviderAnswer, ProviderJudge, plain_schema
 
 if TYPE_CHECKING:
     from tracegrade.judges._model import JudgeRequest
@@ -21,7 +17,7 @@ if TYPE_CHECKING:
 __all__ = ["OpenAIJudge"]
 
 
-class OpenAIJudge:
+class OpenAIJudge(ProviderJudge):
     """A judge that asks an OpenAI model (or an OpenAI-compatible server).
 
     Example:
@@ -45,6 +41,10 @@ class OpenAIJudge:
             install command) or no API key is configured.
     """
 
+    _provider = "OpenAI"
+    _sdk_module = "openai"
+    _key_variable = "OPENAI_API_KEY"
+
     def __init__(
         self,
         model: str,
@@ -59,45 +59,23 @@ class OpenAIJudge:
         temperature: float | None = 0.0,
         max_tokens: int | None = None,
     ) -> None:
-        self.model = model
-        self._name = name or f"openai:{model}"
         self.temperature = temperature
         self.max_tokens = max_tokens
-        self._sdk: Any = import_sdk("openai", self._name)
-        if client is not None:
-            self._client: Any = client
-            return
-        try:
-            self._client = self._sdk.OpenAI(
-                api_key=api_key,
-                base_url=base_url,
-                http_client=http_client,
-                timeout=timeout,
-                max_retries=max_retries,
-            )
-        except self._sdk.OpenAIError as exc:
-            raise JudgeProviderError(
-                f"cannot build the OpenAI client ({exc})",
-                judge=self._name,
-                fix="set OPENAI_API_KEY or pass api_key",
-            ) from exc
-
-    @property
-    def name(self) -> str:
-        """The judge's name."""
-        return self._name
+        super().__init__(
+            model,
+            name=name,
+            client=client,
+            api_key=api_key,
+            base_url=base_url,
+            http_client=http_client,
+            timeout=timeout,
+            max_retries=max_retries,
+        )
 
     def __repr__(self) -> str:
         return f"OpenAIJudge(model={self.model!r}, name={self._name!r})"
 
-    def complete(self, request: JudgeRequest) -> JudgeReply:
-        """Ask the model; return its raw reply text with the call's usage and latency.
-
-        Raises:
-            InfrastructureError: A rate limit, a server error, a timeout or a dropped
-                connection (retried by the runner).
-            JudgeProviderError: Bad credentials or a bad request.
-        """
+    def _options(self, request: JudgeRequest) -> dict[str, Any]:
         options: dict[str, Any] = {
             "model": self.model,
             "messages": [
@@ -116,31 +94,22 @@ class OpenAIJudge:
             options["temperature"] = self.temperature
         if self.max_tokens is not None:
             options["max_completion_tokens"] = self.max_tokens
-        started = time.perf_counter()
-        try:
-            response = self._client.chat.completions.create(**options)
-        except self._sdk.OpenAIError as exc:
-            raise translate_error(
-                self._sdk, exc, judge=self._name, case=request.case, provider="OpenAI"
-            ) from exc
-        latency = time.perf_counter() - started
+        return options
+
+    def _create(self, options: dict[str, Any]) -> Any:  # noqa: ANN401 - the SDK's response
+        return self._client.chat.completions.create(**options)
+
+    def _read(self, request: JudgeRequest, response: Any) -> ProviderAnswer:  # noqa: ANN401 - the SDK's response
+        """The first choice's content (or its refusal) and the usage, cache reads included."""
         choices = response.choices or []
         message = choices[0].message if choices else None
         # A refusal is passed on as the text, so parsing fails naming what the model said.
         text = (message.content or getattr(message, "refusal", None) or "") if message else ""
         usage = response.usage
         details = getattr(usage, "prompt_tokens_details", None) if usage is not None else None
-        return JudgeReply(
-            judge=self._name,
-            request=request,
+        return ProviderAnswer(
             text=text,
-            model=str(response.model or self.model),
             input_tokens=int(usage.prompt_tokens) if usage is not None else 0,
             output_tokens=int(usage.completion_tokens) if usage is not None else 0,
             cached_input_tokens=int(getattr(details, "cached_tokens", 0) or 0),
-            latency_seconds=latency,
         )
-
-    async def acomplete(self, request: JudgeRequest) -> JudgeReply:
-        """:meth:`complete` in a worker thread, so the event loop is not blocked."""
-        return await asyncio.to_thread(self.complete, request)

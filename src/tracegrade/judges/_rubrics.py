@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from tracegrade.judges._model import SPLIT, JudgeRequest, Message
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 __all__ = [
     "ANSWER_SUPPORT_RUBRIC",
@@ -142,6 +146,15 @@ def _scores_schema(rubric: ScoringRubric) -> dict[str, object]:
     }
 
 
+def _messages(preamble: str, shape: Mapping[str, object], content: str) -> tuple[Message, ...]:
+    """The prompt: the preamble and the reply's keys (system), then the material (user)."""
+    system = (
+        f"{preamble}\n\nReply with one JSON object and nothing else, exactly these keys:\n"
+        f"{json.dumps(shape, indent=2)}"
+    )
+    return (Message("system", system), Message("user", content))
+
+
 def verdict_request(
     case: str, content: str, rubric: Rubric = ANSWER_SUPPORT_RUBRIC
 ) -> JudgeRequest:
@@ -158,13 +171,9 @@ def verdict_request(
         "citations": ["file:line or observation id", "..."],
         "reasoning": "one or two sentences",
     }
-    system = (
-        f"{rubric.instructions}\n\nReply with one JSON object and nothing else, exactly these"
-        f" keys:\n{json.dumps(shape, indent=2)}"
-    )
     return JudgeRequest(
         case=case,
-        messages=(Message("system", system), Message("user", content)),
+        messages=_messages(rubric.instructions, shape, content),
         schema="verdict",
         rubric=rubric.name,
         json_schema=_verdict_schema(rubric.verdicts),
@@ -185,14 +194,10 @@ def scoring_request(
     points = "\n".join(f"- {key}: {question}" for key, question in rubric.criteria)
     scale = ", ".join(str(score) for score in rubric.scale)
     shape = {"scores": dict.fromkeys(rubric.keys, f"one of {scale}"), "notes": "what to improve"}
-    system = (
-        f"{rubric.instructions}\n\nCriteria:\n{points}\n\nScale: {rubric.scale_meaning}.\n\n"
-        f"Reply with one JSON object and nothing else, exactly these keys:\n"
-        f"{json.dumps(shape, indent=2)}"
-    )
+    preamble = f"{rubric.instructions}\n\nCriteria:\n{points}\n\nScale: {rubric.scale_meaning}."
     return JudgeRequest(
         case=case,
-        messages=(Message("system", system), Message("user", content)),
+        messages=_messages(preamble, shape, content),
         schema="rubric-score",
         rubric=rubric.name,
         json_schema=_scores_schema(rubric),

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict
 
-from tracegrade.judges._panel import JudgeCall
-from tracegrade.judges._parse import load_reply_object, reply_error
+from tracegrade.judges._panel import JudgeCall, judge_call
+from tracegrade.judges._parse import load_reply_object, reply_error, text_field
 from tracegrade.judges._rubrics import TOOL_DESCRIPTION_RUBRIC, ScoringRubric, scoring_request
 
 if TYPE_CHECKING:
@@ -97,9 +97,7 @@ def parse_rubric_score(reply: JudgeReply, rubric: ScoringRubric) -> RubricScore:
             raise reply_error(
                 reply, f"score {key} = {value!r} is not one of {scale}", "score off the scale"
             )
-    notes = data["notes"]
-    if not isinstance(notes, str):
-        raise reply_error(reply, f"notes {notes!r} is not a string", "notes not text")
+    notes = text_field(reply, data, "notes")
     return RubricScore(
         touchpoint=reply.request.case,
         rubric=rubric.name,
@@ -107,17 +105,7 @@ def parse_rubric_score(reply: JudgeReply, rubric: ScoringRubric) -> RubricScore:
         scores={key: scores[key] for key in rubric.keys},
         scale=rubric.scale,
         notes=notes,
-        call=JudgeCall(
-            judge=reply.judge,
-            model=reply.model,
-            case=reply.request.case,
-            repeat=0,
-            input_tokens=reply.input_tokens,
-            output_tokens=reply.output_tokens,
-            cached_input_tokens=reply.cached_input_tokens,
-            cache_write_input_tokens=reply.cache_write_input_tokens,
-            latency_seconds=reply.latency_seconds,
-        ),
+        call=judge_call(reply, judge=reply.judge, case=reply.request.case, repeat=0),
     )
 
 
