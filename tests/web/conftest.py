@@ -1,18 +1,25 @@
-"""Results-UI fixtures: SQLite stores filled by really running projects, and test clients."""
+"""Results-UI fixtures: SQLite stores (empty, or filled by really running projects), test
+clients, and Debian's Chromium for the browser tests."""
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING
 
 import pytest
 from fastapi.testclient import TestClient
+from playwright.sync_api import sync_playwright
 
+from tests.web._browser import ARGS, CHROMIUM
 from tests.web._results import TOKEN, example_project, fill_example_store, fill_hostile_store
 from tracegrade.store import open_store
 from tracegrade.web import create_app
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
+    from pathlib import Path
+
+    from playwright.sync_api import Browser, Page
 
     from tracegrade.evals import Project
     from tracegrade.store import SqlStore
@@ -32,6 +39,16 @@ def hostile(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Project]:
     folder = tmp_path_factory.mktemp("web-hostile")
     url = f"sqlite:///{folder / 'results.db'}"
     return url, fill_hostile_store(folder / "project", url)
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[SqlStore]:
+    """An empty SQLite store in the test's own folder."""
+    opened = open_store(f"sqlite:///{tmp_path / 'results.db'}")
+    try:
+        yield opened
+    finally:
+        opened.close()
 
 
 @pytest.fixture
@@ -64,3 +81,30 @@ def hostile_client(hostile: tuple[str, Project]) -> Iterator[TestClient]:
 def no_token(monkeypatch: pytest.MonkeyPatch) -> None:
     """No admin token in the environment."""
     monkeypatch.delenv("TRACEGRADE_ADMIN_TOKEN", raising=False)
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Browser]:
+    """Debian's Chromium, headless, through Playwright's sync API (one per test module).
+
+    Without Chromium the test skips with the reason, except in CI (CI=true), where it fails.
+    """
+    if not CHROMIUM.is_file():
+        reason = f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI must run the browser tests, but {reason}")
+        pytest.skip(reason)
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def tab(chromium: Browser) -> Iterator[Page]:
+    """A fresh browser context (no cookies) and tab."""
+    context = chromium.new_context()
+    opened = context.new_page()
+    opened.set_default_timeout(15_000)
+    yield opened
+    context.close()

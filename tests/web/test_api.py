@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from fastapi.testclient import TestClient
@@ -271,3 +272,17 @@ def test_without_a_project_the_touchpoints_of_stored_runs_are_listed(example_sto
     assert case["trace"] is None
     assert case["no_trace"] == "the served project's registry has no touchpoint of this name"
     assert client.get("/").status_code == 200
+
+
+def test_every_page_links_to_the_received_traces(client: TestClient):
+    case = f"/cases/{_case_id(client, 'refund_window_grader', 'grep-only.json')}"
+    for url in ("/", "/runs", "/runs/example-run-2", case, "/cost", "/admin", "/traces"):
+        nav = re.search(r"<nav>(.*?)</nav>", client.get(url).text, re.DOTALL)
+        assert nav is not None, url
+        assert re.findall(r'<a href="([^"]*)">([^<]*)</a>', nav.group(1)) == [
+            ("/", "Registry"),
+            ("/runs", "Runs"),
+            ("/traces", "Received"),
+            ("/cost", "Cost"),
+        ], url
+    assert client.get("/traces").status_code == 200

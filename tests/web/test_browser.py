@@ -7,17 +7,11 @@ Without Chromium the tests skip with the reason, except in CI (CI=true), where t
 
 from __future__ import annotations
 
-import os
-import socket
-import threading
-import time
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-import uvicorn
-from playwright.sync_api import sync_playwright
 
+from tests.web._browser import NOTHING_RAN, Server, Watched
 from tests.web._results import TOKEN, add_proposal, example_project
 from tracegrade.store import open_store
 from tracegrade.web import create_app
@@ -25,85 +19,25 @@ from tracegrade.web import create_app
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from fastapi import FastAPI
-    from playwright.sync_api import Browser, Dialog, Page
+    from playwright.sync_api import Page
 
     from tracegrade.evals import Project
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path(os.environ.get("TRACEGRADE_CHROMIUM", "/usr/bin/chromium"))
-ARGS = ["--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"]
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Browser]:
-    """Debian's Chromium, headless, through Playwright's sync API."""
-    if not CHROMIUM.is_file():
-        reason = f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI must run the browser tests, but {reason}")
-        pytest.skip(reason)
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield launched
-        launched.close()
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-class _Server:
-    """uvicorn serving an app in a thread until stopped."""
-
-    def __init__(self, app: FastAPI) -> None:
-        self.port = _free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning")
-        self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(target=self._server.run, daemon=True)
-
-    def __enter__(self) -> _Server:
-        self._thread.start()
-        deadline = time.monotonic() + 30
-        while not self._server.started:
-            if not self._thread.is_alive() or time.monotonic() > deadline:
-                msg = "the test server did not start"
-                raise RuntimeError(msg)
-            time.sleep(0.02)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._server.should_exit = True
-        self._thread.join(timeout=30)
-
 
 @pytest.fixture
-def example_server(example_url: str) -> Iterator[_Server]:
+def example_server(example_url: str) -> Iterator[Server]:
     """The app over the example store, with an admin token."""
     store = open_store(example_url)
     app = create_app(store, project=example_project(), admin_token=TOKEN)
-    with _Server(app) as server:
+    with Server(app) as server:
         yield server
     store.close()
 
 
-@pytest.fixture
-def tab(chromium: Browser) -> Iterator[Page]:
-    """A fresh browser context (no cookies) and tab."""
-    context = chromium.new_context()
-    opened = context.new_page()
-    opened.set_default_timeout(15_000)
-    yield opened
-    context.close()
-
-
 def test_registry_to_touchpoint_to_run_to_case_and_a_claims_evidence(
-    tab: Page, example_server: _Server
+    tab: Page, example_server: Server
 ):
     tab.goto(example_server.url + "/")
     assert tab.title() == "Registry · tracegrade"
@@ -127,7 +61,7 @@ def test_registry_to_touchpoint_to_run_to_case_and_a_claims_evidence(
     assert tab.locator("#answer a.figure-mark.unsourced").count() >= 1
 
 
-def test_the_frames_can_be_stepped_through(tab: Page, example_server: _Server):
+def test_the_frames_can_be_stepped_through(tab: Page, example_server: Server):
     tab.goto(example_server.url + "/runs/example-run-2?touchpoint=refund_window_grader")
     tab.click("#cases a.case-link:text-is('read-source.json')")
     tab.wait_for_url("**/cases/*")
@@ -140,7 +74,7 @@ def test_the_frames_can_be_stepped_through(tab: Page, example_server: _Server):
 
 
 def test_approving_is_refused_without_the_token_and_works_with_it(
-    tab: Page, example_server: _Server, example_url: str
+    tab: Page, example_server: Server, example_url: str
 ):
     store = open_store(example_url)
     proposal = add_proposal(store)
@@ -166,16 +100,8 @@ def test_approving_is_refused_without_the_token_and_works_with_it(
 def test_a_hostile_trace_executes_nothing(tab: Page, hostile: tuple[str, Project]):
     url, project = hostile
     store = open_store(url)
-    dialogs: list[str] = []
-    requests: list[str] = []
-
-    def on_dialog(dialog: Dialog) -> None:
-        dialogs.append(dialog.message)
-        dialog.dismiss()
-
-    tab.on("dialog", on_dialog)
-    tab.on("request", lambda request: requests.append(request.url))
-    with _Server(create_app(store, project=project)) as server:
+    watched = Watched(tab)
+    with Server(create_app(store, project=project)) as server:
         case = store.case_result_page("hostile-run").rows[0].id
         tab.goto(f"{server.url}/cases/{case}")
         tab.click("#claims a.claim:has-text('<script>')")
@@ -183,12 +109,7 @@ def test_a_hostile_trace_executes_nothing(tab: Page, hostile: tuple[str, Project
         tab.go_back()
         tab.wait_for_load_state("load")
 
-        assert dialogs == []
-        assert [seen for seen in requests if not seen.startswith(server.url + "/")] == []
-        assert tab.evaluate("window.__pwned") is None
-        assert tab.locator("main img").count() == 0
-        assert tab.locator("main script").count() == 0
-        assert tab.locator("a[href^='javascript:']").count() == 0
+        assert watched.ran(server.url) == NOTHING_RAN
         assert tab.locator("script").count() == 1  # only /static/app.js
         assert "<script>window.__pwned = 1" in tab.inner_text("#answer")
         assert "onerror=" in tab.inner_text("#frame-2")

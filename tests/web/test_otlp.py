@@ -28,23 +28,18 @@ from tests.web._otlp_bodies import (
     openinference_spans,
 )
 from tracegrade.evals import load_project
-from tracegrade.store import SqlStore, open_store
 from tracegrade.traces import Trace
 from tracegrade.web import _otlp, create_app
 from tracegrade.web._intake import spans_of
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
     from pathlib import Path
 
+    from tracegrade.store import SqlStore
 
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[SqlStore]:
-    opened = open_store(f"sqlite:///{tmp_path / 'results.db'}")
-    try:
-        yield opened
-    finally:
-        opened.close()
+
+FRAME_TYPES = ["user", "tool_call", "tool_result", "assistant"]
+"""What ``openinference_spans()`` reads as: the question, a call and its result, the answer."""
 
 
 @pytest.fixture
@@ -82,12 +77,7 @@ def test_an_openinference_json_export_is_stored_read_and_graded(
     trace = Trace.model_validate(record.trace)
     assert trace.task == QUESTION
     assert trace.final_answer == ANSWER
-    assert [frame.type for frame in trace.frames] == [
-        "user",
-        "tool_call",
-        "tool_result",
-        "assistant",
-    ]
+    assert [frame.type for frame in trace.frames] == FRAME_TYPES
     grade = grade_of(store)
     assert grade["question_id"] == "live"
     assert grade["answer"] == "ungraded"  # no expected facts: nothing to compare with
@@ -245,12 +235,7 @@ def test_spans_of_one_trace_sent_in_two_requests_are_merged(
     assert len(store.received_traces()) == 1
     trace = Trace.model_validate(merged.trace)
     assert trace.final_answer == ANSWER
-    assert [frame.type for frame in trace.frames] == [
-        "user",
-        "tool_call",
-        "tool_result",
-        "assistant",
-    ]
+    assert [frame.type for frame in trace.frames] == FRAME_TYPES
     assert supports(grade_of(store))["45 days"] == "read"  # the tool span of request 1
     assert len(spans_of(merged)) == 4
 

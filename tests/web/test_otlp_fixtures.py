@@ -22,26 +22,15 @@ from tests.web._otlp_bodies import (
     local_client,
     phoenix_as_otlp,
 )
-from tracegrade.store import SqlStore, open_store
 from tracegrade.traces import Trace, read_traces
 from tracegrade.verdicts import Grade
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
-    from pathlib import Path
+    from tracegrade.store import SqlStore
 
 pytestmark = pytest.mark.corpus
 
 _ATTRIBUTE_TRACE = "0123456789abcdef0123456789abcdef"
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[SqlStore]:
-    opened = open_store(f"sqlite:///{tmp_path / 'results.db'}")
-    try:
-        yield opened
-    finally:
-        opened.close()
 
 
 def frames(trace: Trace) -> list[dict[str, Any]]:

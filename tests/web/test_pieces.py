@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from tracegrade.observations import observe
 from tracegrade.store import TouchpointRunPoint
+from tracegrade.traces import Trace
+from tracegrade.verdicts import GradedClaim
 from tracegrade.web import ClaimView, FigureView
-from tracegrade.web._case import answer_pieces
 from tracegrade.web._charts import trend_chart
+from tracegrade.web._trace import answer_pieces, trace_view
 
 
 def _claim(id: str, text: str, support: str = "read", *, in_answer: bool = True) -> ClaimView:
@@ -21,6 +24,30 @@ def _figure(raw: str, start: int, support: str = "unsupported") -> FigureView:
         {"raw": raw, "value": raw, "kind": "period", "start": start, "end": start + len(raw),
          "support": support, "frame": None if support == "unsupported" else 4}
     )  # fmt: skip
+
+
+def test_a_frame_backing_a_claim_twice_is_marked_once():
+    trace = Trace.model_validate(
+        {"id": "t", "task": "How long?", "source_format": "atif", "frames": [
+            {"type": "user", "content": "How long?"},
+            {"type": "tool_call", "id": "c1", "name": "read_file", "args": {"path": "a.py"}},
+            {"type": "tool_result", "id": "c1", "ok": True, "result": "A = 45\n# 45 days\n"},
+            {"type": "assistant", "content": "45 days"},
+        ]}
+    )  # fmt: skip
+    claim = GradedClaim(
+        id="days", text="45 days", in_answer=True, support="read", evidence=("f2.1", "f2.2")
+    )
+
+    view = trace_view("a.json", trace, figures=(), claims=(claim,), observations=observe(trace))
+
+    assert [len(item.evidence) for item in view.claims] == [2]
+    assert [[mark.text for mark in frame.marks] for frame in view.frames] == [
+        [],
+        [],
+        ["backs claim days (read)"],
+        [],
+    ]
 
 
 def test_pieces_cover_the_answer_and_mark_claims_and_figures():

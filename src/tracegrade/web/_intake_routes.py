@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, Response
@@ -15,11 +15,8 @@ from tracegrade.web._intake_views import (
     received_detail,
     received_item,
 )
+from tracegrade.web._lookup import request_context
 from tracegrade.web._pages import render
-
-if TYPE_CHECKING:
-    from tracegrade.store import Store
-    from tracegrade.web._views import Context
 
 __all__ = ["intake_router"]
 
@@ -29,18 +26,13 @@ intake_router = APIRouter()
 _LIST_LIMIT = 500  # the most received traces one list shows
 
 
-def _store(request: Request) -> Store:
-    context: Context = request.app.state.context
-    return context.store
-
-
 def _items(request: Request, touchpoint: str | None, limit: int) -> list[ReceivedTraceItem]:
-    records = _store(request).received_traces(touchpoint, limit=limit)
+    records = request_context(request).store.received_traces(touchpoint, limit=limit)
     return [received_item(record) for record in records]
 
 
 def _detail(request: Request, trace_id: str) -> ReceivedTraceDetail:
-    context: Context = request.app.state.context
+    context = request_context(request)
     record = context.store.get_received_trace(trace_id.lower())
     if record is None:
         raise HTTPException(404, f"no received trace {trace_id}")

@@ -6,23 +6,16 @@ are decoded again from the stored trace (deterministic) to show their text.
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict
 
 from tracegrade.errors import TracegradeError
-from tracegrade.observations import LineObservation, observe
+from tracegrade.observations import observe
 from tracegrade.verdicts import Grade
-from tracegrade.web._case import answer_pieces, frame_view
 from tracegrade.web._intake import PROBLEM_KEY, received_trace, spans_of
-from tracegrade.web._models import (
-    ClaimView,
-    EvidenceView,
-    FigureView,
-    FrameMark,
-    TraceView,
-)
+from tracegrade.web._models import TraceView
+from tracegrade.web._trace import trace_view
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -33,7 +26,6 @@ if TYPE_CHECKING:
 
 __all__ = ["ReceivedTraceDetail", "ReceivedTraceItem", "received_detail", "received_item"]
 
-_FRAME = re.compile(r"^f(\d+)")
 _ANSWER_SHOWN = 160  # characters of the answer a list row shows
 
 
@@ -111,31 +103,6 @@ def received_item(record: ReceivedTraceRecord) -> ReceivedTraceItem:
     )
 
 
-def _frame_of(evidence: str) -> int | None:
-    match = _FRAME.match(evidence)
-    return int(match[1]) if match else None
-
-
-def _evidence(ids: tuple[str, ...], observations: Observations | None) -> tuple[EvidenceView, ...]:
-    if observations is None or not ids:
-        return ()
-    found: dict[str, EvidenceView] = {}
-    wanted = set(ids)
-    for item in observations:
-        if item.id in wanted:
-            line = item.line if isinstance(item, LineObservation) else None
-            found[item.id] = EvidenceView(
-                id=item.id,
-                frame=item.frame,
-                tool=item.tool,
-                kind=item.kind,
-                file=item.file,
-                line=None if line is None else float(line),
-                text=item.text if isinstance(item, LineObservation) else "",
-            )
-    return tuple(found[key] for key in ids if key in found)
-
-
 def _trace_view(
     trace: Trace, grade: Grade | None, trace_id: str, decoders: Sequence[Decoder]
 ) -> TraceView:
@@ -143,55 +110,13 @@ def _trace_view(
         observations: Observations | None = observe(trace, strict=False, decoders=decoders)
     except TracegradeError:
         observations = None
-    claims = tuple(
-        ClaimView(
-            id=claim.id,
-            text=claim.text,
-            in_answer=claim.in_answer,
-            support=claim.support,
-            evidence=_evidence(claim.evidence, observations),
-        )
-        for claim in (grade.claims if grade is not None else ())
-    )
-    figures = tuple(
-        FigureView(
-            raw=figure.raw,
-            value=figure.value,
-            kind=figure.kind,
-            start=figure.start,
-            end=figure.end,
-            support=figure.support,
-            frame=_frame_of(figure.evidence[0]) if figure.evidence else None,
-        )
-        for figure in (grade.figures if grade is not None else ())
-    )
-    marks: dict[int, list[FrameMark]] = {}
-    for figure in figures:
-        if figure.frame is not None:
-            text = f"shows the answer's figure {figure.raw}"
-            marks.setdefault(figure.frame, []).append(FrameMark(kind="evidence", text=text))
-    for claim in claims:
-        for seen in claim.evidence:
-            text = f"backs claim {claim.id} ({claim.support})"
-            marks.setdefault(seen.frame, []).append(FrameMark(kind="evidence", text=text))
-    answer = trace.final_answer
-    return TraceView(
-        file=f"received over OTLP, trace {trace_id}",
-        trace_id=trace.id,
-        task=trace.task,
-        model=trace.model,
-        source_format=trace.source_format,
-        frames=tuple(
-            frame_view(index, frame, tuple(marks.get(index, ())))
-            for index, frame in enumerate(trace.frames)
-        ),
-        answer=answer,
-        pieces=answer_pieces(answer, claims, figures),
-        claims=claims,
-        figures=figures,
-        grade=None
-        if grade is None
-        else grade.model_dump(mode="json", exclude={"claims", "figures"}),
+    return trace_view(
+        f"received over OTLP, trace {trace_id}",
+        trace,
+        figures=grade.figures if grade is not None else (),
+        claims=grade.claims if grade is not None else (),
+        observations=observations,
+        grade=grade,
     )
 
 

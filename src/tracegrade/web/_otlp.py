@@ -28,13 +28,13 @@ from starlette.concurrency import run_in_threadpool
 from tracegrade.errors import TraceFormatError
 from tracegrade.web._intake import receive
 from tracegrade.web._intake_routes import intake_router
+from tracegrade.web._lookup import request_context
 from tracegrade.web._otlp_convert import parse_json_export, parse_protobuf_export, split_export
 
 if TYPE_CHECKING:
     from tracegrade.evals import Project
     from tracegrade.store import Store
     from tracegrade.web._otlp_convert import ExportBatch
-    from tracegrade.web._views import Context
 
 __all__ = ["MAX_BODY_BYTES", "OTLP_PATH", "otlp_router"]
 
@@ -148,7 +148,7 @@ async def _body(request: Request) -> bytes | None:
 
 def _store_and_project(request: Request) -> tuple[Store, Project | None]:
     """The app's store and the served project."""
-    context: Context = request.app.state.context
+    context = request_context(request)
     return context.store, context.project
 
 

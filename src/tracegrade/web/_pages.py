@@ -5,24 +5,20 @@ from __future__ import annotations
 from typing import Annotated
 from urllib.parse import quote
 
-from fastapi import APIRouter, Form, HTTPException, Query, Request
+from fastapi import APIRouter, Depends, Form, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates  # noqa: TC002 - FastAPI reads annotations
 
-from tracegrade.store import Outcome  # noqa: TC001 - FastAPI reads annotations
 from tracegrade.web._api import decide_proposal
-from tracegrade.web._case import case_view
 from tracegrade.web._charts import cost_chart, trend_chart
-from tracegrade.web._security import ADMIN_COOKIE, CHANGES_DISABLED, Security
-from tracegrade.web._views import (
-    COST_WINDOW_DAYS,
-    Context,
-    cost_view,
-    run_list,
-    run_view,
-    touchpoint_detail,
-    touchpoint_summaries,
+from tracegrade.web._lookup import found_case, found_run, found_touchpoint, request_context
+from tracegrade.web._models import (  # noqa: TC001 - FastAPI reads annotations
+    CaseView,
+    RunView,
+    TouchpointDetail,
 )
+from tracegrade.web._security import ADMIN_COOKIE, CHANGES_DISABLED, Security
+from tracegrade.web._views import COST_WINDOW_DAYS, cost_view, run_list, touchpoint_summaries
 
 __all__ = ["page_router", "render"]
 
@@ -45,15 +41,10 @@ def render(
     return templates.TemplateResponse(request, template, context, status_code=http_status)
 
 
-def _context(request: Request) -> Context:
-    context: Context = request.app.state.context
-    return context
-
-
 @page_router.get("/", response_class=HTMLResponse)
 def registry_page(request: Request) -> Response:
     """Every touchpoint: kind, owner, severity, last result, drift, signals, cost."""
-    context = _context(request)
+    context = request_context(request)
     return render(
         request,
         "registry.html",
@@ -64,11 +55,10 @@ def registry_page(request: Request) -> Response:
 
 
 @page_router.get("/touchpoints/{touchpoint}", response_class=HTMLResponse)
-def touchpoint_page(request: Request, touchpoint: str) -> Response:
+def touchpoint_page(
+    request: Request, detail: Annotated[TouchpointDetail, Depends(found_touchpoint)]
+) -> Response:
     """A touchpoint's trend, cost, signals, patterns, proposals and versions."""
-    detail = touchpoint_detail(_context(request), touchpoint)
-    if detail is None:
-        raise HTTPException(404, f"no touchpoint {touchpoint!r}")
     baseline = detail.baseline.metric if detail.baseline is not None else None
     return render(
         request,
@@ -82,41 +72,19 @@ def touchpoint_page(request: Request, touchpoint: str) -> Response:
 @page_router.get("/runs", response_class=HTMLResponse)
 def runs_page(request: Request) -> Response:
     """The newest runs."""
-    return render(request, "runs.html", runs=run_list(_context(request)))
+    return render(request, "runs.html", runs=run_list(request_context(request)))
 
 
 @page_router.get("/runs/{run_id}", response_class=HTMLResponse)
-def run_page(
-    request: Request,
-    run_id: str,
-    *,
-    offset: Annotated[int, Query(ge=0)] = 0,
-    limit: Annotated[int, Query(ge=1, le=500)] = 50,
-    outcome: Outcome | None = None,
-    touchpoint: str | None = None,
-) -> Response:
+def run_page(request: Request, view: Annotated[RunView, Depends(found_run)]) -> Response:
     """A run's touchpoints, a page of its cases with deltas and diagnoses, and its cost."""
-    view = run_view(
-        _context(request),
-        run_id,
-        offset=offset,
-        limit=limit,
-        outcome=outcome,
-        touchpoint=touchpoint,
-    )
-    if view is None:
-        raise HTTPException(404, f"no run {run_id!r}")
     return render(request, "run.html", view=view)
 
 
 @page_router.get("/cases/{case_id}", response_class=HTMLResponse)
-def case_page(request: Request, case_id: int) -> Response:
+def case_page(request: Request, case: Annotated[CaseView, Depends(found_case)]) -> Response:
     """A case: its verdict, and its trace frame by frame with the answer's claims marked."""
-    context = _context(request)
-    row = context.store.get_case_result(case_id)
-    if row is None:
-        raise HTTPException(404, f"no case result {case_id}")
-    return render(request, "case.html", case=case_view(context, row))
+    return render(request, "case.html", case=case)
 
 
 @page_router.get("/cost", response_class=HTMLResponse)
@@ -124,11 +92,22 @@ def cost_page(
     request: Request, days: Annotated[int | None, Query(ge=1, le=3660)] = None
 ) -> Response:
     """Cost rollups by touchpoint, model, day and role."""
-    return render(request, "cost.html", cost=cost_view(_context(request), days), days=days)
+    return render(request, "cost.html", cost=cost_view(request_context(request), days), days=days)
 
 
-def _refused(request: Request, security: Security, csrf: str | None) -> str | None:
-    return security.check_form(request, request.state.session, csrf)
+def _checked_form(request: Request, csrf: str, *, needs_token: bool) -> Security:
+    """The app's security once a posted form passes its checks; 403 when it does not.
+
+    With ``needs_token``, changes must be allowed (an admin token configured); every form
+    must carry the session's CSRF token and come from this site.
+    """
+    security: Security = request.app.state.security
+    if needs_token and security.token is None:
+        raise HTTPException(403, CHANGES_DISABLED)
+    refused = security.check_form(request, request.state.session, csrf)
+    if refused is not None:
+        raise HTTPException(403, refused)
+    return security
 
 
 @page_router.get("/admin", response_class=HTMLResponse)
@@ -150,12 +129,7 @@ def admin_login(
     next: Annotated[str, Form()] = "/",
 ) -> Response:
     """Check the token; on success keep proof of it in an HttpOnly SameSite=Strict cookie."""
-    security: Security = request.app.state.security
-    if security.token is None:
-        raise HTTPException(403, CHANGES_DISABLED)
-    refused = _refused(request, security, csrf)
-    if refused is not None:
-        raise HTTPException(403, refused)
+    security = _checked_form(request, csrf, needs_token=True)
     session = request.state.session
     if not security.token_matches(token) or session is None:
         return render(request, "admin.html", http_status=403, next=_local(next), wrong=True)
@@ -169,27 +143,22 @@ def admin_login(
 @page_router.post("/admin/logout")
 def admin_logout(request: Request, csrf: Annotated[str, Form()] = "") -> Response:
     """Forget the admin cookie."""
-    security: Security = request.app.state.security
-    refused = _refused(request, security, csrf)
-    if refused is not None:
-        raise HTTPException(403, refused)
+    _checked_form(request, csrf, needs_token=False)
     response = RedirectResponse("/", status_code=303)
     response.delete_cookie(ADMIN_COOKIE, path="/")
     return response
 
 
 def _decide(request: Request, proposal_id: int, csrf: str, decision: str) -> Response:
-    security: Security = request.app.state.security
-    if security.token is None:
-        raise HTTPException(403, CHANGES_DISABLED)
-    refused = _refused(request, security, csrf)
-    if refused is not None:
-        raise HTTPException(403, refused)
+    security = _checked_form(request, csrf, needs_token=True)
     session = request.state.session
     if not security.is_admin(session, request.cookies.get(ADMIN_COOKIE)):
         raise HTTPException(403, "this change needs the admin token: enter it at /admin first")
     decided = decide_proposal(
-        _context(request), proposal_id, "approve" if decision == "approve" else "reject", "web"
+        request_context(request),
+        proposal_id,
+        "approve" if decision == "approve" else "reject",
+        "web",
     )
     where = quote(decided.touchpoint, safe="")
     return RedirectResponse(f"/touchpoints/{where}#proposals", status_code=303)
