@@ -5,7 +5,8 @@ unknown model's cost is ``None``, never zero, and every sum counts the calls it 
 :func:`record_ai_call` records a call (into the current run inside ``tracegrade run``);
 :func:`usage_from_openai`, :func:`usage_from_anthropic` and :func:`usage_from_langchain`
 read the usage of a response without importing any SDK, and
-:class:`tracegrade.cost.langchain.CostCallbackHandler` records LangChain calls as they end.
+:class:`tracegrade.cost.langchain.CostCallbackHandler` records LangChain calls as they end;
+:func:`record_response` records an OpenAI or Anthropic SDK response in one line.
 See ``docs/cost.md``.
 """
 
@@ -16,6 +17,7 @@ from tracegrade.cost._record import (
     collect_calls,
     current_run_id,
     record_ai_call,
+    record_response,
 )
 from tracegrade.cost._summary import (
     CostBreakdown,
@@ -54,6 +56,7 @@ __all__ = [
     "priced_total",
     "project_prices",
     "record_ai_call",
+    "record_response",
     "usage_from_anthropic",
     "usage_from_langchain",
     "usage_from_mapping",

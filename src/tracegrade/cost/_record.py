@@ -19,7 +19,13 @@ from typing import TYPE_CHECKING
 from pydantic import ValidationError
 
 from tracegrade.cost._files import packaged_prices
-from tracegrade.cost._usage import Usage, usage_from_mapping
+from tracegrade.cost._usage import (
+    Usage,
+    field_of,
+    usage_from_anthropic,
+    usage_from_mapping,
+    usage_from_openai,
+)
 from tracegrade.errors import InputError
 from tracegrade.store import AiCallRecord, CallRole, open_store
 
@@ -29,7 +35,13 @@ if TYPE_CHECKING:
     from tracegrade.cost._prices import PriceTable
     from tracegrade.store import JsonObject, Store
 
-__all__ = ["STORE_URL_VARIABLE", "collect_calls", "current_run_id", "record_ai_call"]
+__all__ = [
+    "STORE_URL_VARIABLE",
+    "collect_calls",
+    "current_run_id",
+    "record_ai_call",
+    "record_response",
+]
 
 STORE_URL_VARIABLE = "TRACEGRADE_STORE_URL"
 """The environment variable naming the store calls recorded outside a run go to."""
@@ -176,3 +188,41 @@ def record_ai_call(  # noqa: PLR0917 - the agreed signature: what a call is, and
         if store is None:
             target.close()
     return call
+
+
+def record_response(
+    response: object,
+    touchpoint: str | None = None,
+    *,
+    latency: float | None = None,
+    role: CallRole = "agent",
+    run_id: str | None = None,
+    store: Store | None = None,
+    prices: PriceTable | None = None,
+) -> AiCallRecord:
+    """Record the call behind an OpenAI or Anthropic SDK response (or its JSON as a dict).
+
+    The provider is told from the response itself (an Anthropic ``Message`` has
+    ``type == "message"``; anything else is read as OpenAI Chat Completions or Responses),
+    and the model and usage come from it, so capturing a call is one line after it returns::
+
+        started = time.perf_counter()
+        response = client.chat.completions.create(model="gpt-4o-mini", messages=messages)
+        record_response(response, "search_knowledge", latency=time.perf_counter() - started)
+
+    A response with no usage is recorded as unpriced (see :func:`record_ai_call`).
+    """
+    anthropic = field_of(response, "type") == "message"
+    usage = usage_from_anthropic(response) if anthropic else usage_from_openai(response)
+    model = field_of(response, "model")
+    return record_ai_call(
+        touchpoint,
+        model if isinstance(model, str) and model else None,
+        usage,
+        latency,
+        role,
+        run_id,
+        store=store,
+        prices=prices,
+        details={"provider": "anthropic" if anthropic else "openai"},
+    )

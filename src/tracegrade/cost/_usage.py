@@ -60,7 +60,7 @@ class Usage:
             raise ValueError(msg)
 
 
-def _field(source: object, name: str) -> object:
+def field_of(source: object, name: str) -> object:
     """``source[name]`` for a mapping, else ``source.name``; ``None`` when absent."""
     if isinstance(source, dict):
         return source.get(name)
@@ -72,12 +72,12 @@ def _count(source: object, *path: str) -> int | None:
     for name in path:
         if value is None:
             return None
-        value = _field(value, name)
+        value = field_of(value, name)
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _model(source: object) -> str | None:
-    value = _field(source, "model")
+    value = field_of(source, "model")
     return value if isinstance(value, str) and value else None
 
 
@@ -93,7 +93,7 @@ def usage_from_openai(response: object) -> Usage | None:
     Returns:
         The usage, or ``None`` when the response carries none.
     """
-    usage = _field(response, "usage")
+    usage = field_of(response, "usage")
     if usage is None:
         return None
     prompt = _count(usage, "prompt_tokens")
@@ -120,7 +120,7 @@ def usage_from_anthropic(message: object) -> Usage | None:
     Returns:
         The usage, or ``None`` when the message carries none.
     """
-    usage = _field(message, "usage")
+    usage = field_of(message, "usage")
     if usage is None:
         return None
     uncached = _count(usage, "input_tokens")
@@ -133,7 +133,7 @@ def usage_from_anthropic(message: object) -> Usage | None:
 
 
 def _langchain_model(message: object) -> str | None:
-    metadata = _field(message, "response_metadata")
+    metadata = field_of(message, "response_metadata")
     if not isinstance(metadata, dict):
         return None
     for key in ("model_name", "model"):
@@ -152,7 +152,7 @@ def usage_from_langchain(message: object) -> Usage | None:
     Returns:
         The usage, or ``None`` when the message has no ``usage_metadata``.
     """
-    usage = _field(message, "usage_metadata")
+    usage = field_of(message, "usage_metadata")
     if not isinstance(usage, dict):
         return None
     total = _count(usage, "input_tokens")
