@@ -16,6 +16,7 @@ import sqlalchemy as sa
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator
 
 from tracegrade.store._records import CaseResultRecord, Outcome, RunRecord, as_utc
+from tracegrade.store._rows import result_from_row, run_from_row
 from tracegrade.store._schema import case_results, runs
 from tracegrade.store._sql_base import SqlBase
 
@@ -181,16 +182,7 @@ class BrowseStore(Protocol):
 def _row(row: sa.Row[Any]) -> CaseResultRow:
     return CaseResultRow(
         id=row.id,
-        result=CaseResultRecord(
-            run_id=row.run_id,
-            touchpoint=row.touchpoint,
-            case_id=row.case_id,
-            repeat=row.repeat,
-            outcome=row.outcome,
-            metric=row.metric,
-            payload=row.payload,
-            recorded_at=as_utc(row.recorded_at),
-        ),
+        result=result_from_row(row),
     )
 
 
@@ -269,16 +261,7 @@ class BrowseSql(SqlBase):
         found: list[TouchpointRunPoint] = []
         with self._read() as connection:
             for row in connection.execute(query):
-                run = RunRecord(
-                    run_id=row.run_id,
-                    started_at=as_utc(row.started_at),
-                    finished_at=None if row.finished_at is None else as_utc(row.finished_at),
-                    lane=row.lane,
-                    registry_version=row.registry_version,
-                    status=row.status,
-                    summary=row.summary,
-                )
-                found.extend(history_points([run], touchpoint, 1))
+                found.extend(history_points([run_from_row(row)], touchpoint, 1))
                 if len(found) >= limit:
                     break
         return found

@@ -28,6 +28,7 @@ from tracegrade.store._records import (
     utc_now,
     validated,
 )
+from tracegrade.store._rows import result_from_row, run_from_row
 from tracegrade.store._schema import baselines, case_results, runs, touchpoint_versions
 from tracegrade.store._sql_base import SqlBase
 from tracegrade.store._url import DEFAULT_URL
@@ -70,31 +71,6 @@ def _insert_results_postgresql(connection: sa.Connection, rows: list[dict[str, A
             columns[name].append(row[name])
     columns["payload"] = [orjson.dumps(payload).decode() for payload in columns["payload"]]
     return len(connection.execute(_POSTGRESQL_INSERT_RESULTS, columns).all())
-
-
-def _row_run(row: sa.Row[Any]) -> RunRecord:
-    return RunRecord(
-        run_id=row.run_id,
-        started_at=as_utc(row.started_at),
-        finished_at=None if row.finished_at is None else as_utc(row.finished_at),
-        lane=row.lane,
-        registry_version=row.registry_version,
-        status=row.status,
-        summary=row.summary,
-    )
-
-
-def _row_result(row: sa.Row[Any]) -> CaseResultRecord:
-    return CaseResultRecord(
-        run_id=row.run_id,
-        touchpoint=row.touchpoint,
-        case_id=row.case_id,
-        repeat=row.repeat,
-        outcome=row.outcome,
-        metric=row.metric,
-        payload=row.payload,
-        recorded_at=as_utc(row.recorded_at),
-    )
 
 
 def _row_baseline(row: sa.Row[Any]) -> BaselineRecord:
@@ -150,7 +126,7 @@ class SqlStore(SqlCosts, SqlIntake, BrowseSql, SqlLoop, SqlBase):
             ).one_or_none()
             if row is None:
                 raise _problems.unknown_run(run_id)
-            return _row_run(row)
+            return run_from_row(row)
 
     def add_case_result(self, result: CaseResultRecord) -> bool:
         """Store one case result; ``False`` (and the first one kept) when its key was stored."""
@@ -225,7 +201,7 @@ class SqlStore(SqlCosts, SqlIntake, BrowseSql, SqlLoop, SqlBase):
         """The run, or ``None`` when no run has that id."""
         with self._read() as connection:
             row = connection.execute(sa.select(runs).where(runs.c.run_id == run_id)).one_or_none()
-            return None if row is None else _row_run(row)
+            return None if row is None else run_from_row(row)
 
     def list_runs(
         self, *, limit: int | None = None, offset: int = 0, status: RunStatus | None = None
@@ -236,7 +212,7 @@ class SqlStore(SqlCosts, SqlIntake, BrowseSql, SqlLoop, SqlBase):
             query = query.where(runs.c.status == status)
         query = query.offset(offset).limit(limit)
         with self._read() as connection:
-            return [_row_run(row) for row in connection.execute(query)]
+            return [run_from_row(row) for row in connection.execute(query)]
 
     def case_results(self, run_id: str, touchpoint: str | None = None) -> list[CaseResultRecord]:
         """The run's case results (of one touchpoint if given), sorted by key."""
@@ -244,7 +220,7 @@ class SqlStore(SqlCosts, SqlIntake, BrowseSql, SqlLoop, SqlBase):
         if touchpoint is not None:
             query = query.where(case_results.c.touchpoint == touchpoint)
         with self._read() as connection:
-            results = [_row_result(row) for row in connection.execute(query)]
+            results = [result_from_row(row) for row in connection.execute(query)]
         # Sorted in Python: SQL collations differ between SQLite and PostgreSQL.
         return sorted(results, key=lambda result: result.key)
 
@@ -280,7 +256,7 @@ class SqlStore(SqlCosts, SqlIntake, BrowseSql, SqlLoop, SqlBase):
             )
             promoted = build_baselines(
                 run_id,
-                (_row_result(result) for result in results),
+                (result_from_row(result) for result in results),
                 touchpoint=touchpoint,
                 promoted_at=promoted_at or utc_now(),
             )

@@ -76,19 +76,10 @@ def _sqlite_engine(url: sa.URL) -> sa.Engine:
 
 
 class SqlBase:
-    """The connection to a SQLite file or a PostgreSQL database that a SQL store is built on.
+    """The connection a SQL store is built on: engine, transactions, error translation.
 
-    Opening migrates the database to the newest schema. Each call runs in its own
-    transaction; SQLite runs in WAL mode and writers wait up to 30 s for one another, so
-    concurrent runners writing one file lose nothing.
-
-    Args:
-        url: ``sqlite:///PATH`` or ``postgresql+psycopg://USER@HOST:PORT/DB``
-            (``postgresql://`` is read as psycopg 3). A SQLite file's folder is created.
-
-    Raises:
-        InputError: The URL is malformed or not SQLite or PostgreSQL.
-        InfrastructureError: The database cannot be reached or migrated.
+    See :class:`~tracegrade.store.SqlStore` for the URL, the migration on opening and the
+    errors.
     """
 
     def __init__(self, url: str) -> None:
