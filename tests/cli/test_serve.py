@@ -64,3 +64,50 @@ def test_serve_refuses_a_bad_store_url(capsys: pytest.CaptureFixture[str], serve
 
     assert result.code == 2
     assert "app" not in served
+
+
+def test_the_admin_token_comes_from_a_file_never_from_the_project_file_itself(
+    capsys: pytest.CaptureFixture[str], served: dict[str, Any], tmp_path: Path
+):
+    store = f"sqlite:///{tmp_path / 'r.db'}"
+    secret = tmp_path / "admin-token"
+    secret.write_text("s3cret-token\n", encoding="utf-8")
+
+    result = run_cli(
+        capsys, "serve", "--project", REPO_EXAMPLE, "--store", store,
+        "--admin-token-file", str(secret),
+    )  # fmt: skip
+
+    assert result.code == 0, result.err
+    assert "read-only" not in result.out
+    assert served["app"].state.security.token == "s3cret-token"  # noqa: S105 - a test token
+
+
+def test_the_projects_web_table_names_the_token_file(
+    capsys: pytest.CaptureFixture[str], served: dict[str, Any], tmp_path: Path
+):
+    (tmp_path / "token.txt").write_text("from-project", encoding="utf-8")
+    (tmp_path / "tracegrade.toml").write_text(
+        '[store]\nurl = "sqlite:///r.db"\n[web]\nadmin_token_file = "token.txt"\n',
+        encoding="utf-8",
+    )
+
+    result = run_cli(capsys, "serve", "--project", str(tmp_path))
+
+    assert result.code == 0, result.err
+    assert served["app"].state.security.token == "from-project"  # noqa: S105 - a test token
+
+
+def test_an_empty_or_missing_token_file_is_bad_input_not_a_read_only_server(
+    capsys: pytest.CaptureFixture[str], served: dict[str, Any], tmp_path: Path
+):
+    store = f"sqlite:///{tmp_path / 'r.db'}"
+    empty = tmp_path / "empty"
+    empty.write_text("  \n", encoding="utf-8")
+
+    for path, words in ((empty, "is empty"), (tmp_path / "missing", "cannot read")):
+        result = run_cli(capsys, "serve", "--store", store, "--admin-token-file", str(path))
+        assert result.code == 2
+        assert str(path) in result.err
+        assert words in result.err
+    assert "app" not in served

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import ipaddress
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from tracegrade.cli._options import open_project_store, project_file, store_option
 
-__all__ = ["serve_command"]
+if TYPE_CHECKING:
+    from tracegrade.evals import Project
+
+__all__ = ["read_admin_token", "serve_command"]
 
 
 def _loopback(host: str) -> bool:
@@ -19,6 +23,38 @@ def _loopback(host: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+def read_admin_token(path: Path | None, project: Project | None) -> str | None:
+    """The admin token from ``path``, else the project's ``[web] admin_token_file``; or ``None``.
+
+    ``None`` leaves ``$TRACEGRADE_ADMIN_TOKEN`` to decide. An empty or unreadable file is an
+    error: a server started read-only by mistake would look like a broken approve button.
+
+    Raises:
+        InputError: The file cannot be read or holds no token.
+    """
+    from tracegrade.errors import InputError
+
+    if path is None and project is not None and project.config.web.admin_token_file:
+        path = project.root / project.config.web.admin_token_file
+    if path is None:
+        return None
+    try:
+        token = path.read_text(encoding="utf-8").strip()
+    except OSError as exc:
+        raise InputError(
+            f"cannot read the admin token file: {exc.strerror or exc}",
+            fix="create the file with the token on its first line, or remove the setting",
+            path=str(path),
+        ) from exc
+    if not token:
+        raise InputError(
+            "the admin token file is empty",
+            fix="write the token on its first line",
+            path=str(path),
+        )
+    return token
 
 
 @click.command("serve")
@@ -33,11 +69,25 @@ def _loopback(host: str) -> bool:
     " ./tracegrade.toml when it exists.",
 )
 @store_option
-def serve_command(host: str, port: int, project_path: Path | None, store_url: str | None) -> None:
+@click.option(
+    "--admin-token-file",
+    type=click.Path(path_type=Path),
+    metavar="FILE",
+    help="A file holding the admin token (default: the project's [web] admin_token_file,"
+    " else $TRACEGRADE_ADMIN_TOKEN).",
+)
+def serve_command(
+    host: str,
+    port: int,
+    project_path: Path | None,
+    store_url: str | None,
+    admin_token_file: Path | None,
+) -> None:
     """Serve the results UI and JSON API over the store until interrupted.
 
-    Changes (approving or rejecting a proposal) need the admin token in
-    TRACEGRADE_ADMIN_TOKEN; without it the UI is read-only.
+    Changes (approving or rejecting a proposal) need the admin token: from
+    --admin-token-file, the project's [web] admin_token_file, or TRACEGRADE_ADMIN_TOKEN;
+    without one the UI is read-only.
 
     \b
     Example:
@@ -55,8 +105,9 @@ def serve_command(host: str, port: int, project_path: Path | None, store_url: st
         project = load_project(project_file(project_path))
     elif project_file(Path()).is_file():
         project = load_project(project_file(Path()))
+    token = read_admin_token(admin_token_file, project)
     store = open_project_store(project, store_url)
-    app = create_app(store, project=project)
+    app = create_app(store, project=project, admin_token=token)
     shown = f"[{host}]" if ":" in host else host
     where = getattr(store, "url", store_url)
     click.echo(f"tracegrade: serving {where} at http://{shown}:{port}/")
@@ -66,7 +117,7 @@ def serve_command(host: str, port: int, project_path: Path | None, store_url: st
             " trace contents to anyone who can connect",
             err=True,
         )
-    if resolve_token(None) is None:
+    if resolve_token(token) is None:
         click.echo("tracegrade: read-only (set TRACEGRADE_ADMIN_TOKEN to approve proposals)")
     try:
         uvicorn.run(app, host=host, port=port, log_level="warning")

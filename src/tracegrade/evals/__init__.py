@@ -30,6 +30,7 @@ from tracegrade.evals._contract import (
     SuiteKind,
     Touchpoint,
     TouchpointKind,
+    WebSettings,
     registry_version,
 )
 from tracegrade.evals._dispatch import INFRA_EXIT_CODES, PreparedSuite, WorkUnit, prepare_suite
@@ -140,6 +141,7 @@ __all__ = [
     "TouchpointShift",
     "TouchpointVerdict",
     "UnitWork",
+    "WebSettings",
     "WorkUnit",
     "compare_runs",
     "contract_outcomes",

@@ -32,6 +32,7 @@ __all__ = [
     "SuiteKind",
     "Touchpoint",
     "TouchpointKind",
+    "WebSettings",
     "registry_version",
 ]
 
@@ -199,18 +200,33 @@ class CostSettings(BaseModel):
     prices: _NonEmpty | None = None
 
 
+class WebSettings(BaseModel):
+    """The ``[web]`` table: settings of ``tracegrade serve``.
+
+    Attributes:
+        admin_token_file: A file (relative to the project file) holding the admin token that
+            allows approving and rejecting proposals in the web UI; the token itself never
+            goes in tracegrade.toml. ``$TRACEGRADE_ADMIN_TOKEN`` is used when this is unset.
+    """
+
+    model_config = _FROZEN
+    admin_token_file: _NonEmpty | None = None
+
+
 class ProjectConfig(BaseModel):
     """A whole ``tracegrade.toml``: the store and the touchpoint contracts.
 
     Attributes:
         store: Where runs and baselines are kept.
         cost: Where the prices of model calls come from.
+        web: Settings of the results UI.
         touchpoints: The contracts, ids unique, in file order.
     """
 
     model_config = _FROZEN
     store: StoreSettings = StoreSettings()
     cost: CostSettings = CostSettings()
+    web: WebSettings = WebSettings()
     touchpoints: tuple[Touchpoint, ...] = ()
 
     @model_validator(mode="after")
