@@ -161,6 +161,7 @@ def _targets(client: httpx.Client) -> list[tuple[str, str]]:
     return [
         ("baseline: trivial route", PING),
         ("registry page", "/"),
+        ("touchpoint page", "/touchpoints/refund_window_grader"),
         ("run page", f"/runs/{run_id}"),
         ("case page", f"/cases/{case_id}"),
         ("GET /api/touchpoints", "/api/touchpoints"),

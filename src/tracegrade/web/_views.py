@@ -175,8 +175,10 @@ def _window_start(days: int) -> datetime:
 class _RunsOnce:
     """The store, with the runs read once per page instead of once per touchpoint.
 
-    The registry asks each touchpoint's last verdict, drift and graduation, all from the
-    run summaries; reading them once keeps the page's cost flat in the touchpoint count.
+    The registry and touchpoint pages ask each touchpoint's last verdict, trend, drift and
+    graduation, all from the run summaries; reading the newest ``SCANNED_RUNS`` finished runs
+    once keeps a page's cost flat in the touchpoint count and in the runs stored (a
+    touchpoint absent from recent runs would otherwise make it read every run).
     """
 
     def __init__(self, store: Store) -> None:
@@ -238,6 +240,7 @@ def _patterns(signals: list[SignalRecord]) -> tuple[PatternView, ...]:
 
 def touchpoint_detail(ctx: Context, name: str) -> TouchpointDetail | None:
     """The touchpoint page, or ``None`` for an unknown touchpoint."""
+    ctx = Context(cast("Store", _RunsOnce(ctx.store)), ctx.project)  # runs read once, bounded
     contracts = _contracts(ctx)
     if name not in contracts and name not in touchpoint_ids(ctx):
         return None
