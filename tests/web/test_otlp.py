@@ -438,3 +438,48 @@ def test_the_openapi_schema_lists_the_receiver(client: TestClient) -> None:
     paths = orjson.loads(client.get("/openapi.json").content)["paths"]
     assert "post" in paths["/v1/traces"]
     assert "get" in paths["/api/traces/{trace_id}"]
+
+
+def _refund_run(touchpoint: str, amount: str) -> dict[str, Any]:
+    """A run whose one tool call is issue_refund with ``amount``; nothing showed that figure."""
+    arguments = orjson.dumps({"amount": amount}).decode()
+    spans = openinference_spans(answer=f"I refunded {amount}.")
+    for span in spans:
+        for item in span["attributes"]:
+            value = item["value"].get("stringValue")
+            if value == "read_file":
+                item["value"] = {"stringValue": "issue_refund"}
+            elif value == '{"path": "billing/config.py"}':
+                item["value"] = {"stringValue": arguments}
+    return json_export(spans, {"tracegrade.touchpoint": touchpoint})
+
+
+@pytest.mark.parametrize(
+    ("amount", "kind"),
+    [
+        ("$750", "guard-block"),  # no message or result before the call showed $750
+        ("the full amount", "guard-allow"),  # no figure to source
+    ],
+)
+def test_a_guard_touchpoints_received_run_shows_the_guards_decision_at_the_call(
+    store: SqlStore, tmp_path: Path, amount: str, kind: str
+) -> None:
+    folder = tmp_path / "refund-project"
+    folder.mkdir()
+    (folder / "guard.toml").write_text('[tools.issue_refund]\nscan = ["amount"]\n', "utf-8")
+    (folder / "runs").mkdir()
+    (folder / "runs" / "recorded.json").write_text("{}", "utf-8")  # the suite's recorded runs
+    (folder / "tracegrade.toml").write_text(
+        '[[touchpoints]]\nid = "refunds"\nkind = "tool"\nowner = "tests"\nsuite = "guard.toml"\n'
+        'suite_kind = "guard"\ntraces = "runs/*.json"\nseverity_on_fail = "block"\n',
+        encoding="utf-8",
+    )
+    client = local_client(store, load_project(folder / "tracegrade.toml"))
+
+    assert post_json(client, _refund_run("refunds", amount)).status_code == 200
+
+    frames = client.get(f"/api/traces/{TRACE}").json()["trace"]["frames"]
+    marked = [(frame["type"], mark["kind"]) for frame in frames for mark in frame["marks"]]
+    assert ("tool_call", kind) in marked
+    page = client.get(f"/traces/{TRACE}").text
+    assert "guard blocked issue_refund: unsourced $750" in page or kind == "guard-allow"

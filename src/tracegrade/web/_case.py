@@ -24,7 +24,7 @@ from tracegrade.web._trace import trace_view
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from tracegrade.evals import Touchpoint
+    from tracegrade.evals import Project, Touchpoint
     from tracegrade.observations import Decoder
     from tracegrade.store import CaseResultRow
     from tracegrade.traces import Trace
@@ -92,9 +92,24 @@ def _file_trace(ctx: Context, contract: Touchpoint, item: str, case_id: str) -> 
         else None
     )
     trace = _pick(files[item], wanted)
+    return trace_view(
+        item, trace, figures=_figures(trace), marks=suite_marks(ctx.project, contract, trace)
+    )
+
+
+def suite_marks(project: Project, contract: Touchpoint, trace: Trace) -> dict[int, list[FrameMark]]:
+    """What the touchpoint's guard or contract suite says of the run, at the frames it concerns.
+
+    A guard suite replays the guard (each guarded call allowed or blocked, with the unsourced
+    figures); a contract suite runs the grounding-contract validator (each failure at its
+    frame, or at the last frame when it concerns the whole run). Other suites mark nothing.
+
+    Raises:
+        TracegradeError: The suite's policy or rules file cannot be read.
+    """
     marks: dict[int, list[FrameMark]] = {}
     if contract.suite_kind == "guard" and contract.suite is not None:
-        for call in replay(trace, load_policy(ctx.project.resolve(contract.suite))):
+        for call in replay(trace, load_policy(project.resolve(contract.suite))):
             decision = call.decision
             if decision.allowed:
                 text = f"guard allowed {decision.tool} ({decision.checked} figures checked)"
@@ -103,9 +118,9 @@ def _file_trace(ctx: Context, contract: Touchpoint, item: str, case_id: str) -> 
                 figures = ", ".join(value.figure.raw for value in decision.unsourced)
                 text = f"guard blocked {decision.tool}: unsourced {figures}"
                 marks.setdefault(call.frame, []).append(FrameMark(kind="guard-block", text=text))
-    else:
+    elif contract.suite_kind == "contract":
         rules = (
-            load_contract_rules(ctx.project.resolve(contract.suite))
+            load_contract_rules(project.resolve(contract.suite))
             if contract.suite is not None
             else ContractRules()
         )
@@ -114,7 +129,7 @@ def _file_trace(ctx: Context, contract: Touchpoint, item: str, case_id: str) -> 
             marks.setdefault(at, []).append(
                 FrameMark(kind="contract", text=f"{failure.rule}: {failure.detail}")
             )
-    return trace_view(item, trace, figures=_figures(trace), marks=marks)
+    return marks
 
 
 def case_view(ctx: Context, row: CaseResultRow) -> CaseView:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
 from tracegrade.errors import TracegradeError
+from tracegrade.web._case import suite_marks
 from tracegrade.web._intake import suite_decoders
 from tracegrade.web._intake_views import (
     ReceivedTraceDetail,
@@ -17,6 +18,10 @@ from tracegrade.web._intake_views import (
 )
 from tracegrade.web._lookup import request_context
 from tracegrade.web._pages import render
+
+if TYPE_CHECKING:
+    from tracegrade.traces import Trace
+    from tracegrade.web._models import FrameMark
 
 __all__ = ["intake_router"]
 
@@ -40,7 +45,20 @@ def _detail(request: Request, trace_id: str) -> ReceivedTraceDetail:
         decoders = suite_decoders(context.project, record.touchpoint)
     except TracegradeError:
         decoders = ()  # the stored grade says why it was not graded
-    return received_detail(record, decoders)
+    project = context.project
+    contract = None
+    if project is not None and record.touchpoint is not None:
+        contract = next((t for t in project.touchpoints if t.id == record.touchpoint), None)
+
+    def marks(trace: Trace) -> dict[int, list[FrameMark]]:
+        if project is None or contract is None:
+            return {}
+        try:
+            return suite_marks(project, contract, trace)
+        except TracegradeError:
+            return {}  # a policy or rules file that no longer reads marks nothing
+
+    return received_detail(record, decoders, marks)
 
 
 @intake_router.get("/api/traces", response_model=list[ReceivedTraceItem], tags=["traces"])

@@ -14,11 +14,11 @@ from tracegrade.errors import TracegradeError
 from tracegrade.observations import observe
 from tracegrade.verdicts import Grade
 from tracegrade.web._intake import PROBLEM_KEY, received_trace, spans_of
-from tracegrade.web._models import TraceView
+from tracegrade.web._models import FrameMark, TraceView
 from tracegrade.web._trace import trace_view
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from tracegrade.observations import Decoder, Observations
     from tracegrade.store import ReceivedTraceRecord
@@ -104,7 +104,11 @@ def received_item(record: ReceivedTraceRecord) -> ReceivedTraceItem:
 
 
 def _trace_view(
-    trace: Trace, grade: Grade | None, trace_id: str, decoders: Sequence[Decoder]
+    trace: Trace,
+    grade: Grade | None,
+    trace_id: str,
+    decoders: Sequence[Decoder],
+    marks: dict[int, list[FrameMark]],
 ) -> TraceView:
     try:
         observations: Observations | None = observe(trace, strict=False, decoders=decoders)
@@ -117,11 +121,14 @@ def _trace_view(
         claims=grade.claims if grade is not None else (),
         observations=observations,
         grade=grade,
+        marks=marks,
     )
 
 
 def received_detail(
-    record: ReceivedTraceRecord, decoders: Sequence[Decoder] = ()
+    record: ReceivedTraceRecord,
+    decoders: Sequence[Decoder] = (),
+    marks: Callable[[Trace], dict[int, list[FrameMark]]] | None = None,
 ) -> ReceivedTraceDetail:
     """Everything the received-trace page shows.
 
@@ -129,11 +136,12 @@ def received_detail(
         record: The stored trace.
         decoders: The decoders it was graded with (its touchpoint's suite's), so the
             observations behind each claim are found again under the same ids.
+        marks: What the touchpoint's guard or contract suite says at each frame of the run.
     """
     trace = received_trace(record)
     grade = _grade(record)
-    return ReceivedTraceDetail(
-        item=received_item(record),
-        trace=None if trace is None else _trace_view(trace, grade, record.trace_id, decoders),
-        grade=record.grade,
-    )
+    view = None
+    if trace is not None:
+        marked = marks(trace) if marks is not None else {}
+        view = _trace_view(trace, grade, record.trace_id, decoders, marked)
+    return ReceivedTraceDetail(item=received_item(record), trace=view, grade=record.grade)
