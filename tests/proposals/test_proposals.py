@@ -105,11 +105,18 @@ def test_apply_writes_the_file_and_records_the_version_the_runner_would(
     made = propose(store, project, "answer_prompt", FILE, BETTER, rationale="r", author="a")
     assert made.id is not None
     approve_proposal(store, made.id, by="ana")
-    applied = apply_proposal(store, project, made.id, by="ana")
+    applied = apply_proposal(store, project, made.id, by="cy")
     assert prompt(project) == BETTER
+    # Who approved and who applied are both kept, and the version says who made it.
+    assert (applied.decided_by, applied.applied_by) == ("ana", "cy")
+    assert applied.applied_at is not None
+    assert applied.decided_at is not None
+    assert applied.applied_at >= applied.decided_at
+    [version] = store.touchpoint_versions("answer_prompt")
+    assert version.recorded_by == "cy"
     contract = project.touchpoints[0]
     assert applied.applied_version == content_version(contract, {FILE: sha(BETTER)})
-    assert (applied.status, applied.decided_by) == ("applied", "ana")
+    assert applied.status == "applied"
     report = run_evals(project, store)
     assert report.touchpoints[0].version == applied.applied_version
     assert len(store.touchpoint_versions("answer_prompt")) == 1  # the run found it recorded
@@ -140,6 +147,9 @@ def test_rollback_restores_the_files_and_records_the_state(store: Store, project
         f"{first}.r2",
         f"{first}.r1",
     ]
+    by_version = {v.version: v.recorded_by for v in store.touchpoint_versions("answer_prompt")}
+    assert by_version[first] is None  # a run found it
+    assert by_version[f"{first}.r1"] == "bo"
 
 
 def test_rollback_of_a_version_without_kept_content_names_the_file(

@@ -85,14 +85,23 @@ def test_a_database_at_0001_upgrades_to_head_keeping_its_runs(store_url: str) ->
                 " VALUES ('old', CURRENT_TIMESTAMP, 'pr', 'r1', 'finished', '{}')"
             )
         )
+        connection.execute(
+            sa.text(
+                "INSERT INTO touchpoint_versions"
+                " (touchpoint, version, registry_version, hashes, recorded_at)"
+                " VALUES ('t', 'v1', 'r1', '{\"a.md\": \"ab\"}', CURRENT_TIMESTAMP)"
+            )
+        )
     engine.dispose()
     store = open_store(store_url)
     try:
         run = store.get_run("old")
+        [version] = store.touchpoint_versions("t")
     finally:
         store.close()
     assert run is not None
     assert run.registry_version == "r1"
+    assert (version.hashes, version.recorded_by) == ({"a.md": "ab"}, None)
 
 
 def test_a_schema_change_without_a_migration_is_noticed(store_url: str) -> None:
@@ -148,3 +157,20 @@ def test_an_unopenable_sqlite_file_is_an_infrastructure_error(tmp_path: Path) ->
     folder.mkdir()  # a folder where the file should be
     with pytest.raises(InfrastructureError, match=r"cannot use the store at sqlite:///"):
         SqlStore(f"sqlite:///{folder}")
+
+
+def test_migration_0002_downgrades_to_the_0001_tables(store_url: str) -> None:
+    open_store(store_url).close()
+    url = parse_store_url(store_url)
+    engine = sa.create_engine(url)
+    with engine.begin() as connection:
+        config = _config()
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0001")
+    with engine.connect() as connection:
+        inspector = sa.inspect(connection)
+        tables = set(inspector.get_table_names())
+        columns = {column["name"] for column in inspector.get_columns("touchpoint_versions")}
+    engine.dispose()
+    assert tables == {"alembic_version", "runs", "case_results", "baselines", "touchpoint_versions"}
+    assert "recorded_by" not in columns

@@ -156,7 +156,9 @@ def _describe(proposal: ProposalRecord) -> str:
     if proposal.decided_by:
         lines.append(f"decided     {proposal.decided_by}  {proposal.decided_at:%Y-%m-%d %H:%M}Z")
     if proposal.applied_version:
-        lines.append(f"applied as  version {proposal.applied_version}")
+        by = f" by {proposal.applied_by}" if proposal.applied_by else ""
+        at = f"  {proposal.applied_at:%Y-%m-%d %H:%M}Z" if proposal.applied_at else ""
+        lines.append(f"applied as  version {proposal.applied_version}{by}{at}")
     return "".join(f"{line}\n" for line in lines) + "\n" + proposal.diff
 
 
@@ -378,4 +380,6 @@ def versions_command(
             f"{name} {digest[:12]}{'' if kept[digest] else ' (content not kept)'}"
             for name, digest in sorted(record.hashes.items())
         )
-        click.echo(f"{record.version}  {record.recorded_at:%Y-%m-%d %H:%M:%S}Z  {files or '-'}")
+        by = record.recorded_by or "run"
+        when = f"{record.recorded_at:%Y-%m-%d %H:%M:%S}Z"
+        click.echo(f"{record.version}  {when}  by {by}  {files or '-'}")

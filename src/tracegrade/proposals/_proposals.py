@@ -252,7 +252,7 @@ def apply_proposal(
             fix="propose the change again",
         )
     write_atomically(path, content)
-    version = record_state(store, project, contract)
+    version = record_state(store, project, contract, by=by)
     return store.update_proposal(
         proposal_id, status="applied", decided_by=by, applied_version=version
     )

@@ -109,12 +109,14 @@ def write_atomically(path: Path, text: str) -> None:
         raise
 
 
-def record_state(store: Store, project: Project, touchpoint: Touchpoint) -> str:
+def record_state(
+    store: Store, project: Project, touchpoint: Touchpoint, *, by: str | None = None
+) -> str:
     """Hash the touchpoint's files as they are now and record that state as a new version.
 
     The version is :func:`content_version`; when that was recorded before (the state
     returns to an earlier one), ``.r1``, ``.r2``, ... is added so the history shows the
-    change.
+    change. ``by`` is who made the change (kept as the version's ``recorded_by``).
     """
     hashes = file_hashes(touchpoint, project.root)
     base = content_version(touchpoint, hashes)
@@ -129,6 +131,7 @@ def record_state(store: Store, project: Project, touchpoint: Touchpoint) -> str:
             version=name,
             registry_version=project.version,
             hashes=hashes,
+            recorded_by=by,
         )
     )
     keep_files(store, project.root, hashes)
@@ -179,5 +182,5 @@ def rollback(store: Store, project: Project, touchpoint: str, version: str, *, b
         if current != text.encode("utf-8"):
             write_atomically(path, text)
             changed.append(name)
-    recorded = record_state(store, project, contract)
+    recorded = record_state(store, project, contract, by=by)
     return Rollback(touchpoint, version, recorded, tuple(sorted(changed)), by)

@@ -107,6 +107,8 @@ class ProposalRecord(_Record):
         decided_at: When a person approved or rejected it.
         decided_by: The person who approved or rejected it (kept once applied).
         applied_version: The touchpoint version applying it recorded.
+        applied_by: The person who applied it (or ``auto``, for a graduated auto-apply).
+        applied_at: When it was applied.
     """
 
     id: int | None = None
@@ -125,8 +127,10 @@ class ProposalRecord(_Record):
     decided_at: AwareDatetime | None = None
     decided_by: str | None = None
     applied_version: str | None = None
+    applied_by: str | None = None
+    applied_at: AwareDatetime | None = None
 
-    @field_validator("created_at", "decided_at")
+    @field_validator("created_at", "decided_at", "applied_at")
     @classmethod
     def _in_utc(cls, value: datetime | None) -> datetime | None:
         return _utc(value)
@@ -269,7 +273,12 @@ def check_move(
 def moved(status: str, decided_by: str, version: str | None) -> dict[str, Any]:
     """The column values a checked move writes."""
     if status == "applied":
-        return {"status": status, "applied_version": version}
+        return {
+            "status": status,
+            "applied_version": version,
+            "applied_by": decided_by,
+            "applied_at": utc_now(),
+        }
     return {"status": status, "decided_by": decided_by, "decided_at": utc_now()}
 
 
@@ -303,6 +312,7 @@ def _row_proposal(row: sa.Row[Any]) -> ProposalRecord:
     values = dict(row._mapping)  # the row's public mapping view
     values["created_at"] = as_utc(row.created_at)
     values["decided_at"] = _utc(row.decided_at)
+    values["applied_at"] = _utc(row.applied_at)
     return ProposalRecord.model_validate(values)
 
 

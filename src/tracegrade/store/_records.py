@@ -145,6 +145,8 @@ class TouchpointVersionRecord(_Record):
         registry_version: The registry version it was seen in.
         hashes: File path to sha256 hex digest.
         recorded_at: When it was first recorded.
+        recorded_by: The person who made it (applied a proposal, rolled back); ``None``
+            when a run found it.
     """
 
     touchpoint: str = Field(min_length=1)
@@ -152,6 +154,7 @@ class TouchpointVersionRecord(_Record):
     registry_version: str
     hashes: dict[str, str]
     recorded_at: AwareDatetime = Field(default_factory=utc_now)
+    recorded_by: str | None = None
 
     @field_validator("recorded_at")
     @classmethod

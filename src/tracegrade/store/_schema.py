@@ -75,6 +75,8 @@ touchpoint_versions = sa.Table(
     sa.Column("registry_version", sa.String(_NAME), nullable=False),
     sa.Column("hashes", sa.JSON(), nullable=False),
     sa.Column("recorded_at", sa.DateTime(timezone=True), nullable=False),
+    # Who made it (applied a proposal, rolled back); None when a run saw it. Migration 0002.
+    sa.Column("recorded_by", sa.String(_NAME), nullable=True),
     sa.UniqueConstraint("touchpoint", "version", name="uq_touchpoint_versions_version"),
 )
 
@@ -148,6 +150,8 @@ proposals = sa.Table(
     sa.Column("decided_at", sa.DateTime(timezone=True), nullable=True),
     sa.Column("decided_by", sa.String(_NAME), nullable=True),
     sa.Column("applied_version", sa.String(_NAME), nullable=True),
+    sa.Column("applied_by", sa.String(_NAME), nullable=True),
+    sa.Column("applied_at", sa.DateTime(timezone=True), nullable=True),
     sa.CheckConstraint("drafted_by IN ('person', 'judge')", name="ck_proposals_drafted_by"),
     sa.CheckConstraint(
         "status IN ('proposed', 'approved', 'rejected', 'applied')", name="ck_proposals_status"

@@ -90,6 +90,7 @@ def _row_version(row: sa.Row[Any]) -> TouchpointVersionRecord:
         registry_version=row.registry_version,
         hashes=row.hashes,
         recorded_at=as_utc(row.recorded_at),
+        recorded_by=row.recorded_by,
     )
 
 

@@ -18,6 +18,7 @@ depends_on: str | None = None
 def upgrade() -> None:
     """Create the cost ledger, the improvement loop's tables and the live-intake table."""
     op.create_index("ix_runs_started_at", "runs", ["started_at", "run_id"])
+    op.add_column("touchpoint_versions", sa.Column("recorded_by", sa.String(200), nullable=True))
     op.create_index(
         "ix_case_results_outcomes", "case_results", ["run_id", "touchpoint", "outcome", "repeat"]
     )
@@ -70,6 +71,8 @@ def upgrade() -> None:
         sa.Column("decided_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("decided_by", sa.String(200), nullable=True),
         sa.Column("applied_version", sa.String(200), nullable=True),
+        sa.Column("applied_by", sa.String(200), nullable=True),
+        sa.Column("applied_at", sa.DateTime(timezone=True), nullable=True),
         sa.CheckConstraint("drafted_by IN ('person', 'judge')", name="ck_proposals_drafted_by"),
         sa.CheckConstraint(
             "status IN ('proposed', 'approved', 'rejected', 'applied')", name="ck_proposals_status"
@@ -109,6 +112,8 @@ def downgrade() -> None:
     """Drop them, newest first."""
     op.drop_index("ix_case_results_outcomes", table_name="case_results")
     op.drop_index("ix_runs_started_at", table_name="runs")
+    with op.batch_alter_table("touchpoint_versions") as table:  # SQLite rebuilds the table
+        table.drop_column("recorded_by")
     op.drop_table("received_traces")
     op.drop_index("ix_rubric_scores_touchpoint", table_name="rubric_scores")
     op.drop_table("rubric_scores")
