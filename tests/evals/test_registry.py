@@ -86,6 +86,7 @@ def test_a_second_declaration_of_an_id_names_both(cleanup: list[str]):
         ({"baseline": {"min": 0.5, "max_drop": 1.5}}, "baseline.max_drop"),
         ({"lanes": ["weekly"]}, "lanes"),
         ({"grounding_shape": "json"}, "grounding_shape"),
+        ({"graduation": {"window": 0}}, "graduation.window"),
     ],
 )
 def test_a_bad_declaration_names_the_function_touchpoint_and_field(
@@ -99,6 +100,23 @@ def test_a_bad_declaration_names_the_function_touchpoint_and_field(
     assert caught.value.field == field
     assert str(caught.value).startswith(f"python {__name__}:")
     assert "bad" not in {e.touchpoint.id for e in registered_touchpoints()}
+
+
+def test_a_python_touchpoint_sets_its_graduation_like_the_project_file(cleanup: list[str]):
+    cleanup.append("graduating")
+
+    @touchpoint(
+        id="graduating",
+        kind="prompt",
+        owner="me",
+        severity_on_fail="warn",
+        graduation={"window": 4, "threshold": 0.5},
+    )
+    def suite(repeat: int) -> list[CaseOutcome]:
+        return []
+
+    [entry] = [e for e in registered_touchpoints() if e.touchpoint.id == "graduating"]
+    assert (entry.touchpoint.graduation.window, entry.touchpoint.graduation.threshold) == (4, 0.5)
 
 
 def test_a_python_suite_must_be_callable_or_gate():

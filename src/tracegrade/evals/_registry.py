@@ -28,6 +28,7 @@ if TYPE_CHECKING:
         SuiteKind,
         TouchpointKind,
     )
+    from tracegrade.evals._graduation import GraduationPolicy
     from tracegrade.evals._outcomes import CaseOutcome
 
 __all__ = [
@@ -86,6 +87,7 @@ def touchpoint(
     files: Sequence[str] = (),
     baseline: Baseline | Mapping[str, float] | None = None,
     description: str = "",
+    graduation: GraduationPolicy | Mapping[str, int | float] | None = None,
 ) -> Callable[[_F], _F]:
     """Register a touchpoint whose suite is the decorated function.
 
@@ -115,6 +117,8 @@ def touchpoint(
         files: Files that define the surface, hashed to show drift.
         baseline: ``min`` and ``max_drop``.
         description: One line for reports.
+        graduation: ``window`` and ``threshold`` of the auto-apply gate (the defaults if
+            unset), as ``graduation = {...}`` in tracegrade.toml.
 
     Returns:
         A decorator that registers the function and returns it unchanged.
@@ -140,6 +144,8 @@ def touchpoint(
     }
     if baseline is not None:
         fields["baseline"] = baseline
+    if graduation is not None:
+        fields["graduation"] = graduation
 
     def register(function: _F) -> _F:
         call = f"{function.__module__}:{getattr(function, '__qualname__', repr(function))}"
