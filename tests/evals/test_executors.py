@@ -162,3 +162,45 @@ def test_units_go_in_batches_of_about_eight_per_worker():
 def test_fewer_than_one_worker_is_bad_input(make: Callable[[int], Any]):
     with pytest.raises(InputError, match="at least 1"):
         make(0)
+
+
+def _reads_the_environment(repeat: int) -> list[CaseOutcome]:
+    """A suite whose outcome is the worker's TRACEGRADE_TEST_MARK (module level: picklable)."""
+    return [
+        CaseOutcome(case="env", outcome="passed", detail=os.environ.get("TRACEGRADE_TEST_MARK"))
+    ]
+
+
+def _environment_project(tmp_path: Path) -> Project:
+    contract = Touchpoint.model_validate(
+        {
+            "id": "env",
+            "kind": "prompt",
+            "owner": "t",
+            "suite_kind": "callable",
+            "call": "tests:env",
+            "severity_on_fail": "info",
+        }
+    )
+    path = tmp_path / "tracegrade.toml"
+    path.write_text("", encoding="utf-8")
+    entry = TouchpointEntry(contract, "python tests:env", _reads_the_environment)
+    return load_project(path, registered=(entry,))
+
+
+def test_pool_workers_see_the_drivers_environment_as_it_is_now(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    # Workers fork from a fork server started by an earlier pool: they must still see the
+    # environment the driver has at this run, not the one the server started with.
+    project = _environment_project(tmp_path)
+    details = []
+    for number, mark in enumerate(("first", "second")):
+        monkeypatch.setenv("TRACEGRADE_TEST_MARK", mark)
+        store = open_store(f"sqlite:///{tmp_path}/r{number}.db")
+        try:
+            report = run_evals(project, store, executor=ProcessExecutor(workers=1))
+            details.append(store.case_results(report.run_id)[0].payload["detail"])
+        finally:
+            store.close()
+    assert details == ["first", "second"]
