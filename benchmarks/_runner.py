@@ -231,6 +231,7 @@ def _parallel(blobs: tuple[bytes, ...], folder: Path) -> tuple[list[str], list[C
     checks: list[Check] = []
     stores = {False: "SQLite", True: "in memory"}
     times: dict[tuple[str, int, bool], float] = {}
+    timed(ProcessExecutor(2), memory=True)  # warm: start the pool's fork server
     for memory in stores:
         times["sequential", 1, memory] = timed(LocalExecutor(), memory=memory)
         for workers in (1, 2):
@@ -250,7 +251,7 @@ def _parallel(blobs: tuple[bytes, ...], folder: Path) -> tuple[list[str], list[C
             ray_started.shutdown()
     labels = {
         "sequential": "in this process, one unit after another",
-        "pool": "process pool (spawn)",
+        "pool": "process pool (fork server)",
         "ray": "Ray, local instance (2 CPUs)",
     }
     for memory, store in stores.items():
@@ -285,9 +286,10 @@ def _parallel(blobs: tuple[bytes, ...], folder: Path) -> tuple[list[str], list[C
         (
             f"{PARALLEL_UNITS} units of {PARALLEL_CASES} cases ({PARALLEL_UNITS * PARALLEL_CASES:,}"
             " gradings) through `run_evals`; this process stores every result. The process"
-            " pool's times include starting its worker processes; Ray's exclude `ray.init` (one"
-            " local instance with 2 CPUs, warmed by one run; `workers` caps the batches in"
-            " flight)."
+            " pool's times include forking its workers from the fork server (started, and"
+            " tracegrade imported in it, by one warm-up run; a first run in a process pays"
+            " about 0.6 s more); Ray's exclude `ray.init` (one local instance with 2 CPUs,"
+            " warmed by one run; `workers` caps the batches in flight)."
         ),
         "",
         *table(
