@@ -120,8 +120,12 @@ class OpenInference:
         index: int,
         name: str,
     ) -> Message:
-        """The message of one set of field values, read once for all the spans that send it."""
-        at = f"llm.{side}_messages.{index}"
+        """The message of one set of field values, read once for all the spans that send it.
+
+        A message read before is handed back as it was, with the origin of its first
+        reading: spans are read in the order the walk visits them, so that is where the
+        walk first meets it, and a re-sent history adds no frame.
+        """
         read = self._inputs if side == "input" else self._outputs
         last = read.get(index)
         if last is None or last[1] != values or last[0] != fields:
@@ -130,8 +134,8 @@ class OpenInference:
             )
         if last is not None:
             read[index] = last
-            # The same fields read the same, but for where they are (the origin).
-            return last[2].moved(f"{span.origin}, {at}")
+            return last[2]
+        at = f"llm.{side}_messages.{index}"
         message = _indexed(dict(zip(fields, values, strict=True)), span, at, name)
         # Only string fields are remembered: 1 == 1.0 == True, but they read differently.
         if all(type(value) is str for value in values):

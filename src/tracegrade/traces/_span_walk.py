@@ -219,6 +219,17 @@ class _Walk:
             self.result(source_id, value, ok=run.ok, origin=span.origin, where=span.where)
 
 
+def _in_visit_order(children: dict[str | None, list[Span]]) -> list[Span]:
+    """Every span, depth first from the roots, each span's children in time order."""
+    ordered: list[Span] = []
+    pending = list(reversed(children.get(None, [])))
+    while pending:
+        span = pending.pop()
+        ordered.append(span)
+        pending.extend(reversed(children.get(span.span_id, [])))
+    return ordered
+
+
 def _seen_replies(said: dict[int, tuple[list[Message], list[Message]]]) -> dict[str, list[Any]]:
     """Each call id's results as later LLM inputs showed them, in conversation order."""
     found: dict[tuple[str, int], Any] = {}
@@ -247,11 +258,12 @@ def spans_trace(group: SpanGroup, convention: Convention, name: str) -> Trace:
         children.setdefault(parent, []).append(span)
     for siblings in children.values():
         siblings.sort(key=lambda s: (s.start is None, s.start or 0, s.order))
-    # Each LLM span's messages, read once (by id(span)) for both passes: reading them is
-    # most of the cost, as every call re-sends the whole history.
+    # Each LLM span's messages, read once (by id(span)) for both passes, in the order the
+    # walk visits the spans: reading them is most of the cost, as every call re-sends the
+    # whole history, and a convention may hand back a message it read in an earlier span.
     said = {
         id(span): convention.messages(span, name)
-        for span in spans
+        for span in _in_visit_order(children)
         if convention.role(span) == "llm"
     }
     walk = _Walk(convention, name, _seen_replies(said))
