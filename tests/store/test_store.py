@@ -323,3 +323,10 @@ def test_list_runs_pages_newest_first_and_filters_by_status(store: Store) -> Non
     assert [r.run_id for r in store.list_runs(status="finished")] == ["run-3", "run-1"]
     assert [r.run_id for r in store.list_runs(status="finished", offset=1)] == ["run-1"]
     assert store.list_runs(limit=0) == []
+
+
+def test_payload_json_keeps_integers_beyond_64_bits(store: Store) -> None:
+    store.start_run(run())
+    result = case("big").model_copy(update={"payload": {"count": 2**70, "ids": [2**64, -1]}})
+    store.add_case_results([result])
+    assert store.case_results("run-1")[0].payload == {"count": 2**70, "ids": [2**64, -1]}

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Literal
 
-import orjson
 import sqlalchemy as sa
 from sqlalchemy.dialects import sqlite
 from sqlalchemy.exc import IntegrityError
@@ -30,7 +29,7 @@ from tracegrade.store._records import (
 )
 from tracegrade.store._rows import result_from_row, run_from_row
 from tracegrade.store._schema import baselines, case_results, runs, touchpoint_versions
-from tracegrade.store._sql_base import SqlBase
+from tracegrade.store._sql_base import SqlBase, json_text
 from tracegrade.store._url import DEFAULT_URL
 
 if TYPE_CHECKING:
@@ -69,7 +68,7 @@ def _insert_results_postgresql(connection: sa.Connection, rows: list[dict[str, A
     for row in rows:
         for name in _RESULT_COLUMNS:
             columns[name].append(row[name])
-    columns["payload"] = [orjson.dumps(payload).decode() for payload in columns["payload"]]
+    columns["payload"] = [json_text(payload) for payload in columns["payload"]]
     return len(connection.execute(_POSTGRESQL_INSERT_RESULTS, columns).all())
 
 

@@ -6,6 +6,7 @@ improvement loop, browsing), each a subclass of this base in its own module.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import time
 from contextlib import contextmanager
@@ -25,7 +26,7 @@ from tracegrade.store._url import display_url, parse_store_url
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
 
-__all__ = ["SqlBase"]
+__all__ = ["SqlBase", "json_text"]
 
 _BUSY_TIMEOUT_S = 30  # how long a SQLite writer waits for another writer's lock
 _CONNECT_TIMEOUT_S = 10  # how long to wait for a PostgreSQL server
@@ -49,9 +50,24 @@ def _enter_wal_mode(cursor: sqlite3.Cursor) -> None:
             return
 
 
+def json_text(value: object) -> str:
+    """JSON columns' text: orjson, or the standard library for what orjson refuses.
+
+    Records hold JSON values only (validated on the way in); orjson refuses integers beyond
+    64 bits, which JSON and the standard library allow.
+    """
+    try:
+        return orjson.dumps(value).decode()
+    except orjson.JSONEncodeError:
+        return json.dumps(value)
+
+
 def _sqlite_engine(url: sa.URL) -> sa.Engine:
     engine = sa.create_engine(
-        url, connect_args={"timeout": _BUSY_TIMEOUT_S}, json_deserializer=orjson.loads
+        url,
+        connect_args={"timeout": _BUSY_TIMEOUT_S},
+        json_serializer=json_text,
+        json_deserializer=orjson.loads,
     )
 
     @event.listens_for(engine, "connect")
@@ -94,6 +110,7 @@ class SqlBase:
                 self._engine = sa.create_engine(
                     self._url,
                     pool_pre_ping=True,
+                    json_serializer=json_text,
                     json_deserializer=orjson.loads,  # ~3x the stdlib on stored summaries
                     connect_args={"connect_timeout": _CONNECT_TIMEOUT_S},
                 )
