@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 import sqlalchemy as sa
 from pydantic import AwareDatetime, Field, field_validator
 
-from tracegrade.store._records import JsonObject, _Record, as_utc, utc_now
+from tracegrade.store._records import JsonObject, _Record, as_utc, utc_now, validated
 from tracegrade.store._schema import ai_calls
 from tracegrade.store._sql_base import SqlBase
 
@@ -198,7 +198,7 @@ class SqlCosts(SqlBase):
 
     def add_ai_calls(self, calls: Sequence[AiCallRecord]) -> int:
         """Store the calls in one transaction (all or none); return how many were stored."""
-        rows = [AiCallRecord.model_validate(call.model_dump()).model_dump() for call in calls]
+        rows = [validated(call).model_dump() for call in calls]
         if not rows:
             return 0
         with self._write() as connection:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import sqlalchemy as sa
 from pydantic import AwareDatetime, Field, field_validator
 
-from tracegrade.store._records import JsonObject, _Record, as_utc, utc_now
+from tracegrade.store._records import JsonObject, _Record, as_utc, utc_now, validated
 from tracegrade.store._schema import received_traces
 from tracegrade.store._sql_base import SqlBase
 
@@ -91,8 +91,7 @@ def _row_record(row: sa.Row[Any]) -> ReceivedTraceRecord:
 
 
 def _values(record: ReceivedTraceRecord) -> dict[str, Any]:
-    # Validated again: model_copy(update=...) skips validation (and the UTC conversion).
-    return ReceivedTraceRecord.model_validate(record.model_dump()).model_dump()
+    return validated(record).model_dump()
 
 
 class SqlIntake(SqlBase):

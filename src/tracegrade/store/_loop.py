@@ -8,13 +8,13 @@
 from __future__ import annotations
 
 import hashlib
-from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import sqlalchemy as sa
 from pydantic import AwareDatetime, Field, field_validator
 
 from tracegrade.errors import InputError
-from tracegrade.store._records import JsonObject, _Record, as_utc, utc_now
+from tracegrade.store._records import JsonObject, _Record, as_utc, utc_now, validated
 from tracegrade.store._schema import file_blobs, proposals, rubric_scores, signals
 from tracegrade.store._sql_base import SqlBase
 
@@ -45,16 +45,10 @@ _NEXT: dict[str, frozenset[str]] = {
     "applied": frozenset(),
 }
 _SHA256 = r"^[0-9a-f]{64}$"
-_RecordT = TypeVar("_RecordT", bound=_Record)
 
 
 def _utc(value: datetime | None) -> datetime | None:
     return None if value is None else as_utc(value)
-
-
-def revalidated(record: _RecordT) -> _RecordT:
-    """``record`` validated again (``model_copy(update=...)`` skips validation and UTC)."""
-    return type(record).model_validate(record.model_dump())
 
 
 class SignalRecord(_Record):
@@ -328,7 +322,7 @@ class SqlLoop(SqlBase):
 
     def add_signal(self, signal: SignalRecord) -> int:
         """Store a signal (its ``id`` is ignored) and return its new id."""
-        values = revalidated(signal).model_dump(exclude={"id"})
+        values = validated(signal).model_dump(exclude={"id"})
         with self._write() as connection:
             new_id: int = connection.execute(
                 sa.insert(signals).values(**values).returning(signals.c.id)
@@ -366,7 +360,7 @@ class SqlLoop(SqlBase):
 
     def add_proposal(self, proposal: ProposalRecord) -> int:
         """Store a proposal (its ``id`` is ignored) and return its new id."""
-        values = revalidated(proposal).model_dump(exclude={"id"})
+        values = validated(proposal).model_dump(exclude={"id"})
         with self._write() as connection:
             new_id: int = connection.execute(
                 sa.insert(proposals).values(**values).returning(proposals.c.id)
@@ -441,7 +435,7 @@ class SqlLoop(SqlBase):
 
     def add_rubric_score(self, score: RubricScoreRecord) -> None:
         """Store a rubric's scores of a touchpoint version."""
-        values = revalidated(score).model_dump()
+        values = validated(score).model_dump()
         with self._write() as connection:
             connection.execute(sa.insert(rubric_scores).values(**values))
 

@@ -6,6 +6,7 @@ import threading
 from typing import TYPE_CHECKING
 
 from tracegrade.store._costs import AiCallRecord, CostRollup, RollupKey, matches, rollup_calls
+from tracegrade.store._records import validated
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -38,7 +39,7 @@ class MemoryCosts:
 
     def add_ai_calls(self, calls: Sequence[AiCallRecord]) -> int:
         """Store the calls at once (all or none); return how many were stored."""
-        checked = [AiCallRecord.model_validate(call.model_dump()) for call in calls]
+        checked = [validated(call) for call in calls]
         ledger = self._ledger()
         with ledger.lock:
             ledger.calls.extend(checked)

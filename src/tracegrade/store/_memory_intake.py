@@ -6,6 +6,7 @@ import threading
 from dataclasses import dataclass, field
 
 from tracegrade.store._intake import ReceivedTraceRecord, clamp_limit
+from tracegrade.store._records import validated
 
 __all__ = ["MemoryIntake"]
 
@@ -35,7 +36,7 @@ class MemoryIntake:
 
     def add_received_trace(self, record: ReceivedTraceRecord) -> bool:
         """Store a received trace; ``False`` (and nothing changed) when its id is stored."""
-        checked = ReceivedTraceRecord.model_validate(record.model_dump())
+        checked = validated(record)
         state = self._intake()
         with state.lock:
             if checked.trace_id in state.traces:
@@ -45,7 +46,7 @@ class MemoryIntake:
 
     def update_received_trace(self, record: ReceivedTraceRecord) -> bool:
         """Replace the stored trace with this id; ``False`` when no trace has that id."""
-        checked = ReceivedTraceRecord.model_validate(record.model_dump())
+        checked = validated(record)
         state = self._intake()
         with state.lock:
             stored = state.traces.get(checked.trace_id)

@@ -14,10 +14,10 @@ from tracegrade.store._loop import (
     check_blob,
     check_move,
     moved,
-    revalidated,
     unknown_proposal,
     unknown_signals,
 )
+from tracegrade.store._records import validated
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -62,7 +62,7 @@ class MemoryLoop:
         with state.lock:
             new_id = state.next_signal
             state.next_signal += 1
-            state.signals[new_id] = revalidated(signal.model_copy(update={"id": new_id}))
+            state.signals[new_id] = validated(signal.model_copy(update={"id": new_id}))
             return new_id
 
     def signals(
@@ -94,7 +94,7 @@ class MemoryLoop:
         with state.lock:
             new_id = state.next_proposal
             state.next_proposal += 1
-            state.proposals[new_id] = revalidated(proposal.model_copy(update={"id": new_id}))
+            state.proposals[new_id] = validated(proposal.model_copy(update={"id": new_id}))
             return new_id
 
     def get_proposal(self, proposal_id: int) -> ProposalRecord | None:
@@ -130,7 +130,7 @@ class MemoryLoop:
             if current is None:
                 raise unknown_proposal(proposal_id)
             check_move(current, status, decided_by, applied_version)
-            updated = revalidated(
+            updated = validated(
                 current.model_copy(update=moved(status, decided_by, applied_version))
             )
             state.proposals[proposal_id] = updated
@@ -149,7 +149,7 @@ class MemoryLoop:
 
     def add_rubric_score(self, score: RubricScoreRecord) -> None:
         """Store a rubric's scores of a touchpoint version."""
-        checked = revalidated(score)
+        checked = validated(score)
         with self._loop.lock:
             self._loop.rubric_scores.append(checked)
 

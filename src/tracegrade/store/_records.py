@@ -162,7 +162,7 @@ class TouchpointVersionRecord(_Record):
         return as_utc(value)
 
 
-RecordT = TypeVar("RecordT", RunRecord, CaseResultRecord, TouchpointVersionRecord)
+RecordT = TypeVar("RecordT", bound=_Record)
 
 
 def build_baselines(
