@@ -38,6 +38,9 @@ if TYPE_CHECKING:
     from tracegrade.evals._outcomes import CaseOutcome
     from tracegrade.store import AiCallRecord
 
+    Record = Callable[[WorkUnit, CaseOutcome | AiCallRecord], None]
+    """Where an executor hands each outcome (and each recorded model call) of a unit."""
+
 __all__ = ["Executor", "LocalExecutor", "ProcessExecutor", "RayExecutor", "UnitWork"]
 
 _BATCHES_PER_WORKER = 8
@@ -66,7 +69,7 @@ class Executor(Protocol):
         self,
         units: Sequence[WorkUnit],
         work: UnitWork,
-        record: Callable[[WorkUnit, CaseOutcome | AiCallRecord], None],
+        record: Record,
         done: Callable[[WorkUnit], None],
     ) -> None:
         """Run ``work`` for every unit; ``record`` and ``done`` may be called from threads."""
@@ -95,7 +98,7 @@ class LocalExecutor:
         self,
         units: Sequence[WorkUnit],
         work: UnitWork,
-        record: Callable[[WorkUnit, CaseOutcome | AiCallRecord], None],
+        record: Record,
         done: Callable[[WorkUnit], None],
     ) -> None:
         """Run every unit here; with several workers, in a thread pool."""
@@ -137,7 +140,7 @@ def _run_batch(work: UnitWork, units: Sequence[WorkUnit]) -> Batch:
 
 def _deliver(
     batch: Batch,
-    record: Callable[[WorkUnit, CaseOutcome | AiCallRecord], None],
+    record: Record,
     done: Callable[[WorkUnit], None],
 ) -> None:
     """Record and finish every unit of a finished batch, then raise ``done``'s first error.
@@ -159,7 +162,7 @@ def _deliver(
 
 def _finish_running(
     pending: set[Future[Batch]],
-    record: Callable[[WorkUnit, CaseOutcome | AiCallRecord], None],
+    record: Record,
     done: Callable[[WorkUnit], None],
 ) -> None:
     """After a stop: cancel the batches not started, deliver those running when they end."""
@@ -254,7 +257,7 @@ class ProcessExecutor:
         self,
         units: Sequence[WorkUnit],
         work: UnitWork,
-        record: Callable[[WorkUnit, CaseOutcome | AiCallRecord], None],
+        record: Record,
         done: Callable[[WorkUnit], None],
     ) -> None:
         """Run every unit in the process pool; store each batch's outcomes as it ends."""
@@ -360,7 +363,7 @@ class RayExecutor:
         self,
         units: Sequence[WorkUnit],
         work: UnitWork,
-        record: Callable[[WorkUnit, CaseOutcome | AiCallRecord], None],
+        record: Record,
         done: Callable[[WorkUnit], None],
     ) -> None:
         """Submit the units as Ray tasks and store each task's outcomes as it ends."""
@@ -379,7 +382,7 @@ class RayExecutor:
         ray: Any,  # noqa: ANN401 - ray has no stubs
         units: Sequence[WorkUnit],
         work: UnitWork,
-        record: Callable[[WorkUnit, CaseOutcome | AiCallRecord], None],
+        record: Record,
         done: Callable[[WorkUnit], None],
     ) -> None:
         workers = self.workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
