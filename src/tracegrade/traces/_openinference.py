@@ -16,17 +16,22 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from tracegrade.errors import TraceFormatError
-from tracegrade.traces._placing import gc_paused
 from tracegrade.traces._reading import (
     json_type,
     parse_arguments,
     starts_with,
     suffix_ok,
-    trace_stem,
 )
 from tracegrade.traces._registry import reader
-from tracegrade.traces._span_walk import Call, Message, Reply, SpanRole, ToolRun, spans_trace
-from tracegrade.traces._spans import load_span_lines, load_spans
+from tracegrade.traces._span_walk import (
+    Call,
+    Message,
+    Reply,
+    SpanRole,
+    ToolRun,
+    read_span_file,
+    read_span_lines,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
@@ -78,8 +83,7 @@ def _looks_openinference(name: str, head: bytes) -> bool:
 
 
 def _read_openinference_lines(lines: Iterable[bytes], name: str) -> Iterator[Trace]:
-    for group in load_span_lines(lines, name, trace_stem(name)):
-        yield spans_trace(group, OpenInference(), name)
+    return read_span_lines(lines, name, OpenInference)
 
 
 @reader(
@@ -91,12 +95,7 @@ def _read_openinference_lines(lines: Iterable[bytes], name: str) -> Iterator[Tra
     read_lines=_read_openinference_lines,
 )
 def _read_openinference(data: bytes, name: str) -> Iterator[Trace]:
-    with gc_paused():  # one large document: see gc_paused
-        groups = load_spans(data, name, trace_stem(name))
-    for group in groups:
-        with gc_paused():
-            trace = spans_trace(group, OpenInference(), name)
-        yield trace
+    return read_span_file(data, name, OpenInference)
 
 
 class OpenInference:

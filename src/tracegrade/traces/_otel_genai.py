@@ -22,11 +22,15 @@ from tracegrade.traces._reading import (
     parse_arguments,
     starts_with,
     suffix_ok,
-    trace_stem,
 )
 from tracegrade.traces._registry import reader
-from tracegrade.traces._span_walk import Message, SpanRole, ToolRun, spans_trace
-from tracegrade.traces._spans import load_span_lines, load_spans
+from tracegrade.traces._span_walk import (
+    Message,
+    SpanRole,
+    ToolRun,
+    read_span_file,
+    read_span_lines,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
@@ -53,8 +57,7 @@ def _looks_genai(name: str, head: bytes) -> bool:
 
 
 def _read_genai_lines(lines: Iterable[bytes], name: str) -> Iterator[Trace]:
-    for group in load_span_lines(lines, name, trace_stem(name)):
-        yield spans_trace(group, OtelGenAI(), name)
+    return read_span_lines(lines, name, OtelGenAI)
 
 
 @reader(
@@ -66,8 +69,7 @@ def _read_genai_lines(lines: Iterable[bytes], name: str) -> Iterator[Trace]:
     read_lines=_read_genai_lines,
 )
 def _read_genai(data: bytes, name: str) -> Iterator[Trace]:
-    for group in load_spans(data, name, trace_stem(name)):
-        yield spans_trace(group, OtelGenAI(), name)
+    return read_span_file(data, name, OtelGenAI)
 
 
 class OtelGenAI:

@@ -20,14 +20,26 @@ from tracegrade._text import is_blank
 from tracegrade.errors import TraceFormatError
 from tracegrade.traces._model import AssistantFrame, SystemFrame, UserFrame
 from tracegrade.traces._pairing import CallLedger
-from tracegrade.traces._placing import placed
-from tracegrade.traces._reading import build_trace
+from tracegrade.traces._placing import gc_paused, placed
+from tracegrade.traces._reading import build_trace, trace_stem
+from tracegrade.traces._spans import load_span_lines, load_spans
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Iterator
+
     from tracegrade.traces._model import Frame, Trace
     from tracegrade.traces._spans import Span, SpanGroup
 
-__all__ = ["Call", "Convention", "Message", "Reply", "ToolRun", "spans_trace"]
+__all__ = [
+    "Call",
+    "Convention",
+    "Message",
+    "Reply",
+    "ToolRun",
+    "read_span_file",
+    "read_span_lines",
+    "spans_trace",
+]
 
 SpanRole = Literal["llm", "tool", "other"]
 
@@ -317,6 +329,28 @@ def spans_trace(group: SpanGroup, convention: Convention, name: str) -> Trace:
         metadata=metadata,
     )
     return trace.model_copy(update={"task": task}) if task else trace
+
+
+def read_span_file(data: bytes, name: str, convention: Callable[[], Convention]) -> Iterator[Trace]:
+    """Every trace of one span document, a trace id each, read with a new ``convention()``.
+
+    Raises:
+        TraceFormatError: The document or a span is malformed.
+    """
+    with gc_paused():  # one large document: see gc_paused
+        groups = load_spans(data, name, trace_stem(name))
+    for group in groups:
+        with gc_paused():
+            trace = spans_trace(group, convention(), name)
+        yield trace
+
+
+def read_span_lines(
+    lines: Iterable[bytes], name: str, convention: Callable[[], Convention]
+) -> Iterator[Trace]:
+    """Every trace of a span file read a line at a time (JSONL), with a new ``convention()``."""
+    for group in load_span_lines(lines, name, trace_stem(name)):
+        yield spans_trace(group, convention(), name)
 
 
 def _add_root_text(frames: list[Frame], root: Span | None, convention: Convention) -> str | None:
