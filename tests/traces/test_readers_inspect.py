@@ -272,3 +272,21 @@ def test_real_security_guide_log(real_folder: Path) -> None:
         "sample 1, message 2",
         "sample 2, message 2",
     ]
+
+
+def test_attachments_are_resolved_in_every_field_frames_are_made_of() -> None:
+    log = orjson.loads((FIXTURES / "valid.json").read_bytes())
+    sample = log["samples"][0]
+    sample["attachments"] = {"t": "Checking both cities.", "a": "Paris, FR", "r": "rainy"}
+    call_message, result_message = sample["messages"][2], sample["messages"][3]
+    call_message["content"][1]["text"] = "attachment://t"  # a text part
+    call_message["tool_calls"][0]["arguments"] = {"where": {"city": "attachment://a"}}  # nested
+    result_message["content"] = "attachment://r"
+    call_message["tool_calls"][1]["arguments"] = {"city": "attachment://missing"}  # kept as is
+    first = next(iter(read_traces(orjson.dumps(log), format_name="inspect")))
+    texts = [f.content for f in first.frames if isinstance(f, AssistantFrame)]
+    calls = [f.args for f in first.frames if isinstance(f, ToolCallFrame)]
+    results = [f.result for f in first.frames if isinstance(f, ToolResultFrame)]
+    assert texts[0] == "Checking both cities."
+    assert calls == [{"where": {"city": "Paris, FR"}}, {"city": "attachment://missing"}]
+    assert results[0] == "rainy"

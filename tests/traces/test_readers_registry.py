@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -138,3 +139,26 @@ def test_detection_follows_priority(tmp_path: Path) -> None:
     reader("fake-high", description="high", can_read=always, priority=1)(_fake("fake-high"))
     with pytest.raises(TraceFormatError, match="fake-high"):
         read_trace(path)
+
+
+@pytest.mark.usefixtures("restore_readers")
+def test_a_reader_runs_with_the_collector_paused_and_the_caller_with_it_on() -> None:
+    seen: list[bool] = []
+    native = FIXTURES / "traces" / "valid.json"
+    assert native.exists()
+
+    def two_then_broken(data: bytes, name: str) -> Iterator[Trace]:
+        for _ in range(2):
+            seen.append(gc.isenabled())
+            yield read_trace(native)
+        seen.append(gc.isenabled())
+        raise TraceFormatError("broken third run", path=name)
+
+    reader("gc-probe", description="probe", can_read=lambda n, h: False)(two_then_broken)
+    traces = read_traces(b"{}", format_name="gc-probe")
+    caller = [gc.isenabled() for _ in range(2) if next(traces)]
+    with pytest.raises(TraceFormatError, match="broken third run"):
+        next(traces)
+    assert seen == [False, False, False]
+    assert caller == [True, True]
+    assert gc.isenabled()

@@ -5,16 +5,20 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from pydantic import BaseModel, ValidationError
 
 from tests.helpers.builders import assistant, call, make_trace, result, user
 from tracegrade.errors import TraceFormatError
 from tracegrade.traces import (
     ApprovalFrame,
+    AssistantFrame,
     CompactionFrame,
     ToolResultFrame,
+    Trace,
     parse_native_trace,
     validate_native_trace,
 )
+from tracegrade.traces._model import built_frames
 
 
 def invalid(frames: list[dict[str, Any]], **fields: Any) -> str:
@@ -135,3 +139,27 @@ def test_trace_is_frozen() -> None:
     trace = make_trace([assistant("a")])
     with pytest.raises(ValueError, match="frozen"):
         trace.id = "other"  # type: ignore[misc]
+
+
+def test_frames_a_reader_built_are_taken_as_they_are_and_nothing_else() -> None:
+    class Impostor(BaseModel):
+        type: str = "assistant"
+        content: str = "not a frame"
+
+    made = (AssistantFrame(content="hi"),)
+    fields = {"id": "t", "task": "go"}
+    trace = Trace.model_validate({**fields, "frames": made}, context=built_frames())
+    assert trace.frames[0] is made[0]
+    # Anything that is not a tuple of frame instances is validated as usual.
+    as_dicts = ({"type": "assistant", "content": "hi"},)
+    assert (
+        Trace.model_validate({**fields, "frames": as_dicts}, context=built_frames()).frames == made
+    )
+    for frames in [
+        (),
+        (Impostor(),),
+        ({"type": "assistant", "content": 7},),
+        [AssistantFrame(content="hi"), 3],
+    ]:
+        with pytest.raises(ValidationError):
+            Trace.model_validate({**fields, "frames": frames}, context=built_frames())

@@ -45,6 +45,7 @@ _ZIP_MAGIC = b"PK\x03\x04"
 _EVAL_MEMBERS = (b"header.json", b"_journal/", b"samples/")
 _SAMPLE_MEMBER = re.compile(r"^samples/.+\.json$")
 _ATTACHMENT = "attachment://"
+_READ_FIELDS = ("content", "tool_calls", "error")  # what a message's frames are made of
 # Inspect's score constants (CORRECT, INCORRECT, PARTIAL, NOANSWER) and booleans; any
 # other value (a number, a dict) says nothing about success on its own.
 _SCORE_OUTCOMES: dict[Any, Outcome] = {"C": "success", "I": "failure", "P": "partial"}
@@ -221,7 +222,7 @@ def _sample_trace(sample: Any, where: str, header: dict[str, Any], name: str) ->
                 fix=_FIX,
                 path=name,
             )
-        resolved = _resolve(message, attachments) if attachments else message
+        resolved = _attachments_resolved(message, attachments) if attachments else message
         frames.extend(placed(f, at) for f in _message_frames(resolved, name, at, ledger))
     spec = header.get("eval")
     spec = spec if isinstance(spec, dict) else {}
@@ -270,6 +271,20 @@ def _outcome(values: dict[str, Any]) -> Outcome | None:
         else:
             return None
     return outcomes.pop() if len(outcomes) == 1 else None
+
+
+def _attachments_resolved(message: dict[str, Any], attachments: dict[str, Any]) -> dict[str, Any]:
+    """The message with its attachment references replaced, in the fields frames are made of.
+
+    Inspect moves long text into ``attachments`` from a message's content, its tool calls
+    and their arguments (inspect_ai.log._condense); ids, sources and metadata are left as
+    they are, as walking them cost a fifth of reading a log.
+    """
+    resolved = dict(message)
+    for field in _READ_FIELDS:
+        if field in message:
+            resolved[field] = _resolve(message[field], attachments)
+    return resolved
 
 
 def _resolve(value: Any, attachments: dict[str, Any]) -> Any:  # noqa: ANN401 - any JSON value

@@ -21,7 +21,7 @@ from tracegrade.errors import TraceFormatError
 from tracegrade.traces._langgraph_stream import STREAM_MODES, is_event, stream_frames
 from tracegrade.traces._lc_messages import FIX, message_frames, parse_message
 from tracegrade.traces._pairing import CallLedger
-from tracegrade.traces._placing import gc_paused
+from tracegrade.traces._placing import read_first
 from tracegrade.traces._reading import (
     build_trace,
     json_type,
@@ -71,31 +71,23 @@ def _looks_langchain(name: str, head: bytes) -> bool:
 def _read_langchain(data: bytes, name: str) -> Iterator[Trace]:
     stem = trace_stem(name)
     if not name.lower().endswith(".jsonl"):
-        with gc_paused():  # one large document: see gc_paused
-            trace = _run_trace(load_json(data, name), name, "", stem)
-        yield trace
+        yield _run_trace(load_json(data, name), name, "", stem)
         return
-    with gc_paused():  # every line is parsed first, so they are all alive: see gc_paused
-        lines = [
-            (number, line) for number, line in enumerate(data.splitlines(), start=1) if line.strip()
-        ]
-        parsed = [(number, load_json(line, name, f"line {number}")) for number, line in lines]
-        stream = _stream_trace(parsed, stem, name)
-        traces = [] if stream is None else [stream]
-        failure: TraceFormatError | None = None
-        if stream is None:
-            # Every run is read here, while the collector is paused; a bad run's error is
-            # raised after the runs before it, as when each run was read as it was asked for.
-            try:
-                for number, raw in parsed:
-                    traces.append(_run_trace(raw, name, f"line {number}", f"{stem}-line-{number}"))
-            except TraceFormatError as exc:
-                failure = exc
-        # Freed here, by reference counting: the collector, once resumed, would walk them.
-        del lines, parsed
-    yield from traces
-    if failure is not None:
-        raise failure
+    # Every line is parsed first, to tell one stream of events from runs (one a line).
+    yield from read_first(lambda: _jsonl_traces(data, name, stem))
+
+
+def _jsonl_traces(data: bytes, name: str, stem: str) -> Iterator[Trace]:
+    lines = [
+        (number, line) for number, line in enumerate(data.splitlines(), start=1) if line.strip()
+    ]
+    parsed = [(number, load_json(line, name, f"line {number}")) for number, line in lines]
+    stream = _stream_trace(parsed, stem, name)
+    if stream is not None:
+        yield stream
+        return
+    for number, raw in parsed:
+        yield _run_trace(raw, name, f"line {number}", f"{stem}-line-{number}")
 
 
 def _stream_trace(parsed: list[tuple[int, Any]], stem: str, name: str) -> Trace | None:

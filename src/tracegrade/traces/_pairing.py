@@ -11,7 +11,6 @@ or the result names none.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,14 +39,14 @@ class CallLedger:
     _calls: list[_Call] = field(default_factory=list)
     _by_source: dict[str, list[_Call]] = field(default_factory=dict)
     _used: set[str] = field(default_factory=set)
-    _seen: Counter[str] = field(default_factory=Counter)
+    _seen: dict[str, int] = field(default_factory=dict)  # calls so far per source id
     _first_open: int = 0  # every call before this index has a result
 
     def call(self, source_id: str | None, name: str, args: Any) -> ToolCallFrame:  # noqa: ANN401 - any JSON value
         """Record a call and return its frame, with an id no earlier call has."""
         if source_id:
-            self._seen[source_id] += 1
-            count = self._seen[source_id]
+            count = self._seen.get(source_id, 0) + 1
+            self._seen[source_id] = count
             frame_id = source_id if count == 1 else f"{source_id}#{count}"
         else:
             count = len(self._calls) + 1
@@ -61,7 +60,11 @@ class CallLedger:
         call = _Call(source_id or None, frame_id)
         self._calls.append(call)
         if source_id:
-            self._by_source.setdefault(source_id, []).append(call)
+            same = self._by_source.get(source_id)
+            if same is None:
+                self._by_source[source_id] = [call]
+            else:
+                same.append(call)
         return ToolCallFrame(id=frame_id, name=name, args=args)
 
     def result(
@@ -82,10 +85,14 @@ class CallLedger:
             ``None`` when the result names no id and no call is waiting for one.
         """
         if source_id:
-            same = self._by_source.get(source_id, [])
-            target = next((call for call in same if not call.answered), same[-1] if same else None)
-            if target is None:
+            same = self._by_source.get(source_id)
+            if same is None:
                 return ToolResultFrame(id=source_id, ok=ok, result=result, artifact=artifact)
+            target = same[-1]
+            for call in same:
+                if not call.answered:
+                    target = call
+                    break
         else:
             while self._first_open < len(self._calls) and self._calls[self._first_open].answered:
                 self._first_open += 1

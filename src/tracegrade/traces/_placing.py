@@ -12,9 +12,18 @@ from tracegrade.errors import TraceFormatError
 from tracegrade.traces._reading import json_type
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterable, Iterator
 
-__all__ = ["gc_paused", "placed", "require_list", "require_object", "text_or_none"]
+    from tracegrade.traces._model import Trace
+
+__all__ = [
+    "gc_paused",
+    "placed",
+    "read_first",
+    "require_list",
+    "require_object",
+    "text_or_none",
+]
 
 _F = TypeVar("_F", bound=BaseModel)
 
@@ -61,6 +70,7 @@ def gc_paused() -> Iterator[None]:
     no cyclic garbage, so pausing only defers collecting it. Drop the parsed tree
     before the block ends, or the collection on resuming walks it once more. Never
     hold it across a ``yield``: the caller's code would run with the collector off.
+    ``read_traces`` runs every reader this way, so a reader need not pause it itself.
     """
     if not gc.isenabled():
         yield  # the caller paused it already, and will resume it
@@ -70,3 +80,22 @@ def gc_paused() -> Iterator[None]:
         yield
     finally:
         gc.enable()
+
+
+def read_first(read: Callable[[], Iterable[Trace]]) -> Iterator[Trace]:
+    """Every trace ``read()`` gives, all read before the first is handed back.
+
+    For a document whose traces all come from one parsed tree: the tree is freed once
+    ``read()`` is exhausted, while ``read_traces`` still has the collector paused; held
+    across a ``yield``, the collector walked it again after each trace. A bad trace's error
+    is raised after the traces before it, as when each was read when asked for.
+    """
+    traces: list[Trace] = []
+    failure: TraceFormatError | None = None
+    try:
+        traces.extend(read())
+    except TraceFormatError as exc:
+        failure = exc
+    yield from traces
+    if failure is not None:
+        raise failure

@@ -11,7 +11,7 @@ from pydantic import ValidationError
 
 from tracegrade._text import is_blank
 from tracegrade.errors import TraceFormatError
-from tracegrade.traces._model import Trace, UserFrame
+from tracegrade.traces._model import Trace, UserFrame, built_frames
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -153,7 +153,8 @@ def build_trace(
                 "outcome": outcome,
                 "frames": tuple(frames),
                 "metadata": extra,
-            }
+            },
+            context=built_frames(),
         )
     except ValidationError as exc:
         error = exc.errors(include_url=False)[0]

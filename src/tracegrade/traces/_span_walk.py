@@ -20,7 +20,7 @@ from tracegrade._text import is_blank
 from tracegrade.errors import TraceFormatError
 from tracegrade.traces._model import AssistantFrame, SystemFrame, UserFrame
 from tracegrade.traces._pairing import CallLedger
-from tracegrade.traces._placing import gc_paused, placed
+from tracegrade.traces._placing import placed
 from tracegrade.traces._reading import build_trace, trace_stem
 from tracegrade.traces._spans import load_span_lines, load_spans
 
@@ -337,12 +337,8 @@ def read_span_file(data: bytes, name: str, convention: Callable[[], Convention])
     Raises:
         TraceFormatError: The document or a span is malformed.
     """
-    with gc_paused():  # one large document: see gc_paused
-        groups = load_spans(data, name, trace_stem(name))
-    for group in groups:
-        with gc_paused():
-            trace = spans_trace(group, convention(), name)
-        yield trace
+    for group in load_spans(data, name, trace_stem(name)):
+        yield spans_trace(group, convention(), name)
 
 
 def read_span_lines(

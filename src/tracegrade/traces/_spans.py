@@ -357,11 +357,14 @@ def otlp_value(raw: Any, where: str, name: str) -> Any:  # noqa: ANN401 - any JS
 
 
 def flatten(attributes: dict[str, Any]) -> dict[str, Any]:
-    """Join nested attribute objects with dots; indexed OpenInference lists get their index."""
+    """Join nested attribute objects with dots; indexed OpenInference lists get their index.
+
+    Already flat attributes (Phoenix writes dotted keys) are handed back as they are, not
+    copied: they come from JSON parsed for this read, which nothing else holds.
+    """
     if _NESTED.isdisjoint(map(type, attributes.values())):
-        # Already flat (Phoenix writes dotted keys): a copy, without a call per key. Parsed
-        # JSON holds exact dicts and lists, so testing the type is the isinstance below.
-        return dict(attributes)
+        # Parsed JSON holds exact dicts and lists, so testing the type is the isinstance below.
+        return attributes
     out: dict[str, Any] = {}
     _flatten(attributes, "", out)
     return out

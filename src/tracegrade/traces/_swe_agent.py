@@ -21,7 +21,7 @@ from tracegrade.errors import TraceFormatError
 from tracegrade.traces._model import AssistantFrame, SystemFrame, ToolCallFrame, UserFrame
 from tracegrade.traces._openai import tool_call_frames
 from tracegrade.traces._pairing import CallLedger
-from tracegrade.traces._placing import gc_paused, placed, require_object, text_or_none
+from tracegrade.traces._placing import placed, require_object, text_or_none
 from tracegrade.traces._reading import (
     build_trace,
     json_type,
@@ -59,9 +59,7 @@ def _looks_swe_agent(name: str, head: bytes) -> bool:
     priority=10,
 )
 def _read_swe_agent(data: bytes, name: str) -> Iterator[Trace]:
-    with gc_paused():  # a .traj is one large document: see gc_paused
-        trace = _swe_agent_trace(data, name)
-    yield trace
+    yield _swe_agent_trace(data, name)
 
 
 def _swe_agent_trace(data: bytes, name: str) -> Trace:
