@@ -240,23 +240,24 @@ def _parallel(blobs: tuple[bytes, ...], folder: Path) -> tuple[list[str], list[C
         times["sequential", 1, memory] = timed(LocalExecutor(), memory=memory)
         for workers in (1, 2):
             times["pool", workers, memory] = timed(ProcessExecutor(workers), memory=memory)
-    ray_started = _ray_start()
     notes: list[str] = []
-    if isinstance(ray_started, str):
-        notes.append(f"Ray rows skipped: {ray_started}.")
-    else:
+    for workers in (1, 2):
+        # As `tracegrade run --executor ray --workers N` starts it: a local instance of N CPUs.
+        ray_started = _ray_start(workers)
+        if isinstance(ray_started, str):
+            notes.append(f"Ray rows skipped: {ray_started}.")
+            break
         try:
-            timed(RayExecutor(workers=2), memory=True, tries=1)  # warm: start both workers
+            executor = RayExecutor(workers=workers)
+            timed(executor, memory=True, tries=1)  # warm: start the workers
             for memory in stores:
-                for workers in (1, 2):
-                    executor = RayExecutor(workers=workers)
-                    times["ray", workers, memory] = timed(executor, memory=memory)
+                times["ray", workers, memory] = timed(executor, memory=memory)
         finally:
             ray_started.shutdown()
     labels = {
         "sequential": "in this process, one unit after another",
         "pool": "process pool (fork server)",
-        "ray": "Ray, local instance (2 CPUs)",
+        "ray": "Ray, local instance (a CPU per worker)",
     }
     for memory, store in stores.items():
         sequential = times["sequential", 1, memory]
@@ -292,9 +293,10 @@ def _parallel(blobs: tuple[bytes, ...], folder: Path) -> tuple[list[str], list[C
             " gradings) through `run_evals`; this process stores every result. The process"
             " pool's times include forking its workers from the fork server (started, and"
             " tracegrade imported in it, by one warm-up run; a first run in a process pays"
-            " about 0.6 s more); Ray's exclude `ray.init` (one local instance with 2 CPUs,"
-            " warmed by one run; `workers` caps the batches in flight). Each time is the best"
-            f" of {PARALLEL_TRIES} runs."
+            " about 0.6 s more); Ray's exclude `ray.init` (a local instance with as many CPUs"
+            " as workers, as `tracegrade run --executor ray --workers N` starts it, warmed by"
+            " one run). Each time is the best of"
+            f" {PARALLEL_TRIES} runs."
         ),
         "",
         *table(
@@ -306,15 +308,15 @@ def _parallel(blobs: tuple[bytes, ...], folder: Path) -> tuple[list[str], list[C
     return body, checks
 
 
-def _ray_start() -> Any | str:  # noqa: ANN401 - ray has no stubs
-    """The ray module with a local instance started, or why not."""
+def _ray_start(cpus: int) -> Any | str:  # noqa: ANN401 - ray has no stubs
+    """The ray module with a local instance of ``cpus`` CPUs started, or why not."""
     try:
         import ray  # noqa: PLC0415 - optional, and slow to import
     except ImportError:
         return "Ray is not installed (the ray extra)"
     os.environ.setdefault("RAY_AUTH_MODE", "disabled")  # else Ray 2.60 writes ~/.ray/auth_token
     try:
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        ray.init(num_cpus=cpus, include_dashboard=False, log_to_driver=False)
     except Exception as exc:  # noqa: BLE001 - any failure to start means "skip", with why
         return f"a local Ray instance cannot start ({type(exc).__name__}: {exc})"
     return ray

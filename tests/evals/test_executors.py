@@ -23,7 +23,7 @@ from tracegrade.evals import (
     run_evals,
 )
 from tracegrade.evals._dispatch import WorkUnit
-from tracegrade.evals._executor import ProcessExecutor, _batches
+from tracegrade.evals._executor import ProcessExecutor, _batches, _ray_in_flight
 from tracegrade.store import open_store
 
 if TYPE_CHECKING:
@@ -204,3 +204,51 @@ def test_pool_workers_see_the_drivers_environment_as_it_is_now(
         finally:
             store.close()
     assert details == ["first", "second"]
+
+
+def _timed_closure(folder: Path) -> Callable[[int], list[CaseOutcome]]:
+    """A suite that writes when each repeat ran, in whichever process runs it."""
+
+    def suite(repeat: int) -> list[CaseOutcome]:
+        import time  # noqa: PLC0415 - runs in a Ray worker
+
+        start = time.monotonic()
+        time.sleep(0.1)
+        (folder / f"{repeat}.txt").write_text(f"{start} {time.monotonic()}", encoding="utf-8")
+        return [CaseOutcome(case="c", outcome="passed")]
+
+    return suite
+
+
+@pytest.mark.parametrize(("workers", "at_once"), [(1, 1), (2, 2)])
+def test_ray_runs_at_most_workers_batches_at_once_on_a_larger_instance(
+    ray_instance: None, tmp_path: Path, workers: int, at_once: int
+):
+    # The instance has 2 CPUs: with workers=1 a queued batch would run beside the first.
+    contract = Touchpoint.model_validate(
+        {"id": "timed", "kind": "prompt", "owner": "t", "suite_kind": "callable",
+         "call": "tests:timed", "severity_on_fail": "info", "repeats": 6}
+    )  # fmt: skip
+    path = tmp_path / "tracegrade.toml"
+    path.write_text("", encoding="utf-8")
+    (tmp_path / "times").mkdir()
+    entry = TouchpointEntry(contract, "python tests:timed", _timed_closure(tmp_path / "times"))
+    project = load_project(path, registered=(entry,))
+    _stored(project, RayExecutor(workers=workers), tmp_path / "run")
+    spans = [
+        tuple(map(float, file.read_text(encoding="utf-8").split()))
+        for file in (tmp_path / "times").iterdir()
+    ]
+    assert len(spans) == 6
+    most = max(sum(1 for start, end in spans if start <= moment < end) for moment, _ in spans)
+    assert most == at_once
+
+
+@pytest.mark.parametrize(
+    ("workers", "cpus", "batches", "expected"),
+    [(None, 4, 30, 30), (2, 2, 30, 4), (2, 1, 30, 4), (1, 2, 30, 1), (3, 8, 30, 3)],
+)
+def test_ray_queues_a_batch_per_worker_only_when_ray_caps_the_workers(
+    workers: int | None, cpus: int, batches: int, expected: int
+):
+    assert _ray_in_flight(workers, cpus, batches) == expected

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import sqlite3
 from datetime import UTC, datetime, timedelta, timezone
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -13,7 +15,12 @@ from tracegrade.store import (
     RunRecord,
     Store,
     TouchpointVersionRecord,
+    open_store,
 )
+from tracegrade.store._records import validated
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 T0 = datetime(2026, 3, 1, 12, 0, 0, 123456, tzinfo=UTC)
 
@@ -330,3 +337,35 @@ def test_payload_json_keeps_integers_beyond_64_bits(store: Store) -> None:
     result = case("big").model_copy(update={"payload": {"count": 2**70, "ids": [2**64, -1]}})
     store.add_case_results([result])
     assert store.case_results("run-1")[0].payload == {"count": 2**70, "ids": [2**64, -1]}
+
+
+def test_a_batch_reads_back_as_written(store: Store) -> None:
+    store.start_run(run())
+    plus_two = timezone(timedelta(hours=2))
+    written = [
+        case("c1").model_copy(
+            update={"payload": {"text": "€ 45", "big": 2**70, "list": [1, None]}}
+        ),
+        case("c2", metric=None).model_copy(update={"recorded_at": T0.astimezone(plus_two)}),
+        case("c3", outcome="infra", metric=0.25),
+    ]
+    assert store.add_case_results(written) == 3
+    read = store.case_results("run-1")
+    assert read == [validated(record) for record in written]
+    assert read[1].recorded_at == T0
+    assert read[1].recorded_at.tzinfo == UTC  # stored in UTC, read back in UTC
+
+
+def test_sqlite_batches_store_times_as_single_writes_do(tmp_path: Path) -> None:
+    # One format for every row, so ordering and comparing the column's text stays right.
+    store = open_store(f"sqlite:///{tmp_path}/t.db")
+    try:
+        store.start_run(run())
+        moment = T0.astimezone(timezone(timedelta(hours=-5)))
+        store.add_case_result(case("one").model_copy(update={"recorded_at": moment}))
+        store.add_case_results([case("batch").model_copy(update={"recorded_at": moment})])
+    finally:
+        store.close()
+    with sqlite3.connect(tmp_path / "t.db") as database:
+        texts = database.execute("SELECT recorded_at FROM case_results ORDER BY case_id").fetchall()
+    assert texts[0] == texts[1]

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Literal
 
 import sqlalchemy as sa
-from sqlalchemy.dialects import sqlite
 from sqlalchemy.exc import IntegrityError
 
 from tracegrade.store import _problems
@@ -33,12 +32,12 @@ from tracegrade.store._sql_base import SqlBase, json_text
 from tracegrade.store._url import DEFAULT_URL
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    import sqlite3
+    from collections.abc import Callable, Sequence
     from datetime import datetime
 
 _RESULT_KEY = ("run_id", "touchpoint", "case_id", "repeat")
 _RESULT_COLUMNS = (*_RESULT_KEY, "outcome", "metric", "payload", "recorded_at")
-_INSERT_CHUNK = 5000  # rows per executemany call of a batch (all in one transaction)
 
 
 # One statement whatever the batch size: the rows travel as one array per column. A
@@ -70,6 +69,36 @@ def _insert_results_postgresql(connection: sa.Connection, rows: list[dict[str, A
             columns[name].append(row[name])
     columns["payload"] = [json_text(payload) for payload in columns["payload"]]
     return len(connection.execute(_POSTGRESQL_INSERT_RESULTS, columns).all())
+
+
+# SQLite: one prepared statement run over every row (executemany), the new rows counted by
+# the connection's change counter; a multi-row VALUES list with RETURNING, built and bound
+# by SQLAlchemy for each batch, cost 13 µs a row against 10 µs.
+_SQLITE_INSERT_RESULTS = """
+    INSERT INTO case_results
+        (run_id, touchpoint, case_id, repeat, outcome, metric, payload, recorded_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (run_id, touchpoint, case_id, repeat) DO NOTHING
+"""
+
+
+def _insert_results_sqlite(connection: sa.Connection, rows: list[dict[str, Any]]) -> int:
+    """Insert validated result rows; how many were new (the rest were stored already)."""
+    # Times as SQLAlchemy writes them for SQLite (its DATETIME text), so reads agree.
+    column_type = case_results.c.recorded_at.type.dialect_impl(connection.dialect)
+    processor = column_type.bind_processor(connection.dialect)
+    stamp: Callable[[Any], Any] = processor if processor is not None else (lambda moment: moment)
+    values = [
+        (
+            row["run_id"], row["touchpoint"], row["case_id"], row["repeat"], row["outcome"],
+            row["metric"], json_text(row["payload"]), stamp(row["recorded_at"]),
+        )
+        for row in rows
+    ]  # fmt: skip
+    database: sqlite3.Connection = connection.connection.driver_connection  # type: ignore[assignment]
+    before = database.total_changes
+    connection.exec_driver_sql(_SQLITE_INSERT_RESULTS, values)
+    return int(database.total_changes - before)
 
 
 def _row_baseline(row: sa.Row[Any]) -> BaselineRecord:
@@ -142,11 +171,11 @@ class SqlStore(SqlCosts, SqlIntake, BrowseSql, SqlLoop, SqlBase):
         """Store case results in one transaction, skipping stored keys; how many were new.
 
         Duplicate keys within the batch are dropped here (the first kept); the rest go in
-        as multi-row INSERT ... ON CONFLICT DO NOTHING, whose RETURNING rows count the new.
+        with INSERT ... ON CONFLICT DO NOTHING, which skips those stored already.
         """
         unique: dict[tuple[str, CaseKey], dict[str, Any]] = {}
         for result in results:  # validated before the transaction: a bad one stores nothing
-            unique.setdefault((result.run_id, result.key), validated(result).model_dump())
+            unique.setdefault((result.run_id, result.key), validated(result).__dict__)
         if not unique:
             return 0
         rows = list(unique.values())
@@ -162,16 +191,7 @@ class SqlStore(SqlCosts, SqlIntake, BrowseSql, SqlLoop, SqlBase):
                 raise _problems.unknown_run(missing[0])
             if connection.dialect.name == "postgresql":
                 return _insert_results_postgresql(connection, rows)
-            statement = (
-                sqlite.insert(case_results)
-                .on_conflict_do_nothing(index_elements=list(_RESULT_KEY))
-                .returning(case_results.c.run_id)
-            )
-            added = 0
-            for start in range(0, len(rows), _INSERT_CHUNK):
-                chunk = rows[start : start + _INSERT_CHUNK]
-                added += len(connection.execute(statement, chunk).all())
-            return added
+            return _insert_results_sqlite(connection, rows)
 
     def finished_cases(self, run_id: str) -> frozenset[CaseKey]:
         """The keys of every case result stored for the run."""
