@@ -39,7 +39,7 @@ from tracegrade.traces import parse_native_trace
 from tracegrade.verdicts import grade
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
 
     from tracegrade.evals import Executor, Project
 
@@ -51,6 +51,7 @@ REPEATS = 10
 PARALLEL_UNITS = 32
 PARALLEL_CASES = 250
 PARALLEL_TRIES = 3
+RAY_ROUNDS = 2  # local Ray instances started per worker count, alternating
 
 
 @dataclass(frozen=True)
@@ -223,37 +224,28 @@ def _parallel(blobs: tuple[bytes, ...], folder: Path) -> tuple[list[str], list[C
     project = _project(folder, suite, PARALLEL_UNITS)
     count = [0]
 
-    def timed(executor: Executor, *, memory: bool, tries: int = PARALLEL_TRIES) -> float:
-        best = float("inf")
-        for _ in range(tries):  # the best of a few: one run on a shared machine is noisy
-            count[0] += 1
-            url = None if memory else f"sqlite:///{folder}/parallel{count[0]}.db"
-            best = min(best, _through_runner(project, url, executor))
-        return best
+    def timed(executor: Executor, *, memory: bool) -> float:
+        count[0] += 1
+        url = None if memory else f"sqlite:///{folder}/parallel{count[0]}.db"
+        return _through_runner(project, url, executor)
 
     rows: list[list[object]] = []
     checks: list[Check] = []
     stores = {False: "SQLite", True: "in memory"}
     times: dict[tuple[str, int, bool], float] = {}
-    timed(ProcessExecutor(2), memory=True, tries=1)  # warm: start the pool's fork server
-    for memory in stores:
-        times["sequential", 1, memory] = timed(LocalExecutor(), memory=memory)
-        for workers in (1, 2):
-            times["pool", workers, memory] = timed(ProcessExecutor(workers), memory=memory)
-    notes: list[str] = []
-    for workers in (1, 2):
-        # As `tracegrade run --executor ray --workers N` starts it: a local instance of N CPUs.
-        ray_started = _ray_start(workers)
-        if isinstance(ray_started, str):
-            notes.append(f"Ray rows skipped: {ray_started}.")
-            break
-        try:
-            executor = RayExecutor(workers=workers)
-            timed(executor, memory=True, tries=1)  # warm: start the workers
-            for memory in stores:
-                times["ray", workers, memory] = timed(executor, memory=memory)
-        finally:
-            ray_started.shutdown()
+
+    # Every configuration runs once per round, round after round, and keeps its best time:
+    # a shared machine's load drifts, and running one configuration's tries back to back
+    # would hand that drift to the ratio.
+    timed(ProcessExecutor(2), memory=True)  # warm: start the pool's fork server
+    for _ in range(PARALLEL_TRIES):
+        for memory in stores:
+            _keep(times, ("sequential", 1, memory), timed(LocalExecutor(), memory=memory))
+            for workers in (1, 2):
+                seconds = timed(ProcessExecutor(workers), memory=memory)
+                _keep(times, ("pool", workers, memory), seconds)
+    skipped = _ray_times(timed, times)
+    notes = [] if skipped is None else [f"Ray rows skipped: {skipped}."]
     labels = {
         "sequential": "in this process, one unit after another",
         "pool": "process pool (fork server)",
@@ -295,8 +287,10 @@ def _parallel(blobs: tuple[bytes, ...], folder: Path) -> tuple[list[str], list[C
             " tracegrade imported in it, by one warm-up run; a first run in a process pays"
             " about 0.6 s more); Ray's exclude `ray.init` (a local instance with as many CPUs"
             " as workers, as `tracegrade run --executor ray --workers N` starts it, warmed by"
-            " one run). Each time is the best of"
-            f" {PARALLEL_TRIES} runs."
+            f" one run). Each time is the best of {PARALLEL_TRIES} runs (Ray: {RAY_ROUNDS}"
+            f" instances of each size, started in turn, {PARALLEL_TRIES - 1} runs each),"
+            " every configuration running once per round so that the machine's drifting load"
+            " falls on all of them."
         ),
         "",
         *table(
@@ -306,6 +300,34 @@ def _parallel(blobs: tuple[bytes, ...], folder: Path) -> tuple[list[str], list[C
     if notes:
         body += ["", *notes]
     return body, checks
+
+
+def _keep(
+    times: dict[tuple[str, int, bool], float], key: tuple[str, int, bool], seconds: float
+) -> None:
+    times[key] = min(times.get(key, float("inf")), seconds)
+
+
+def _ray_times(
+    timed: Callable[..., float], times: dict[tuple[str, int, bool], float]
+) -> str | None:
+    """Ray's best times, each worker count on its own instances, in turn; or why not."""
+    for _ in range(RAY_ROUNDS):
+        for workers in (1, 2):
+            # As `tracegrade run --executor ray --workers N` starts it: a local instance of N
+            # CPUs, started again each round (the time excludes starting it).
+            ray_started = _ray_start(workers)
+            if isinstance(ray_started, str):
+                return ray_started
+            try:
+                executor = RayExecutor(workers=workers)
+                timed(executor, memory=True)  # warm: start the workers
+                for _ in range(PARALLEL_TRIES - 1):
+                    for memory in (False, True):
+                        _keep(times, ("ray", workers, memory), timed(executor, memory=memory))
+            finally:
+                ray_started.shutdown()
+    return None
 
 
 def _ray_start(cpus: int) -> Any | str:  # noqa: ANN401 - ray has no stubs
