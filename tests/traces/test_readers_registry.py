@@ -156,7 +156,10 @@ def test_a_reader_runs_with_the_collector_paused_and_the_caller_with_it_on() -> 
 
     reader("gc-probe", description="probe", can_read=lambda n, h: False)(two_then_broken)
     traces = read_traces(b"{}", format_name="gc-probe")
-    caller = [gc.isenabled() for _ in range(2) if next(traces)]
+    caller = []
+    for _ in range(2):
+        next(traces)
+        caller.append(gc.isenabled())
     with pytest.raises(TraceFormatError, match="broken third run"):
         next(traces)
     assert seen == [False, False, False]
