@@ -63,3 +63,26 @@ def main(url: str, run_id: str, count: int) -> None:
 
 if __name__ == "__main__":
     main(sys.argv[1], sys.argv[2], int(sys.argv[3]))
+
+
+def merge_concurrently(url: str, marker: str, traces: int, *, barrier: Barrier) -> None:
+    """Add ``marker`` to each of ``traces`` received traces, slowly, beside another writer."""
+    import time  # noqa: PLC0415 - only this writer needs it
+
+    from tracegrade.store import ReceivedTraceRecord  # noqa: PLC0415
+
+    store = open_store(url)
+    barrier.wait()
+    for number in range(traces):
+        trace_id = f"{number:032x}"
+
+        def merge(
+            stored: ReceivedTraceRecord | None, trace_id: str = trace_id
+        ) -> ReceivedTraceRecord:
+            markers = list(stored.trace["markers"]) if stored is not None else []  # type: ignore[arg-type]
+            time.sleep(0.005)  # a read-merge-write race would lose the other writer's marker
+            trace = {"markers": [*markers, marker]}
+            return ReceivedTraceRecord(trace_id=trace_id, source_format="otlp", trace=trace)
+
+        store.merge_received_trace(trace_id, merge)
+    store.close()

@@ -12,7 +12,7 @@ import sys
 import pytest
 import sqlalchemy as sa
 
-from tests.store._writer import result, write_concurrently
+from tests.store._writer import merge_concurrently, result, write_concurrently
 from tracegrade.store import CaseKey, open_store
 from tracegrade.store._url import parse_store_url
 
@@ -96,3 +96,29 @@ def test_a_killed_writer_leaves_whole_rows_and_a_resume_completes_it(store_url: 
 def _no_leftover_children() -> None:
     """Spawned writers are joined by each test; nothing should outlive it."""
     assert multiprocessing.active_children() == []
+
+
+def test_two_server_processes_merging_one_trace_lose_nothing(store_url: str) -> None:
+    # Two OTLP receivers on one store, each adding its spans to the same 20 traces.
+    open_store(store_url).close()  # migrated before both start
+    context = multiprocessing.get_context("spawn")
+    barrier = context.Barrier(2, timeout=30)
+    writers = [
+        context.Process(
+            target=merge_concurrently, args=(store_url, marker, 20), kwargs={"barrier": barrier}
+        )
+        for marker in ("left", "right")
+    ]
+    for writer in writers:
+        writer.start()
+    for writer in writers:
+        writer.join(timeout=120)
+        assert writer.exitcode == 0
+    store = open_store(store_url)
+    stored = store.received_traces(limit=100)
+    store.close()
+    assert len(stored) == 20
+    markers = [record.trace["markers"] for record in stored]
+    assert all(
+        isinstance(each, list) and sorted(map(str, each)) == ["left", "right"] for each in markers
+    )

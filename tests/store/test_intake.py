@@ -31,38 +31,52 @@ def received(
     )
 
 
+def put(store: Store, record: ReceivedTraceRecord) -> bool:
+    """Store the record whatever is stored under its id; whether the id was new."""
+    return store.merge_received_trace(record.trace_id, lambda _stored: record)[1]
+
+
 def test_a_received_trace_reads_back_equal(store: Store) -> None:
     record = received("a" * 32, grade={"answer": "ungraded", "figures": [{"raw": "45 days"}]})
-    assert store.add_received_trace(record) is True
+    assert store.merge_received_trace("a" * 32, lambda _: record) == (record, True)
     assert store.get_received_trace("a" * 32) == record
     assert store.get_received_trace("b" * 32) is None
 
 
-def test_a_trace_id_is_stored_once_and_the_first_kept(store: Store) -> None:
-    first = received("a" * 32, touchpoint="refunds")
-    assert store.add_received_trace(first) is True
-    assert store.add_received_trace(received("a" * 32, touchpoint="other")) is False
-    assert store.get_received_trace("a" * 32) == first
+def test_a_merge_sees_the_stored_trace_and_replaces_it(store: Store) -> None:
+    first = received("a" * 32, touchpoint=None)
+    seen: list[ReceivedTraceRecord | None] = []
 
+    def merge(stored: ReceivedTraceRecord | None) -> ReceivedTraceRecord:
+        seen.append(stored)
+        return received("a" * 32, touchpoint="refunds", minutes=5, grade={"answer": "ungraded"})
 
-def test_an_update_replaces_the_stored_trace(store: Store) -> None:
-    store.add_received_trace(received("a" * 32, touchpoint=None))
-    merged = received("a" * 32, touchpoint="refunds", minutes=5, grade={"answer": "ungraded"})
-    assert store.update_received_trace(merged) is True
+    assert put(store, first) is True
+    merged, new = store.merge_received_trace("a" * 32, merge)
+    assert (seen, new) == ([first], False)
     assert store.get_received_trace("a" * 32) == merged
+    assert merged.touchpoint == "refunds"
 
 
-def test_an_update_of_an_unknown_trace_stores_nothing(store: Store) -> None:
-    assert store.update_received_trace(received("a" * 32)) is False
-    assert store.get_received_trace("a" * 32) is None
+def test_a_failed_or_wrong_merge_stores_nothing(store: Store) -> None:
+    def broken(_stored: ReceivedTraceRecord | None) -> ReceivedTraceRecord:
+        raise RuntimeError("the merge broke")
+
+    with pytest.raises(RuntimeError, match="the merge broke"):
+        store.merge_received_trace("a" * 32, broken)
+    with pytest.raises(ValueError, match="returned trace"):
+        store.merge_received_trace("a" * 32, lambda _: received("b" * 32))
+    bad = received("a" * 32).model_copy(update={"trace_id": ""})  # model_copy skips validation
+    with pytest.raises(ValidationError):
+        store.merge_received_trace("a" * 32, lambda _: bad)
     assert store.received_traces() == []
 
 
 def test_received_traces_are_newest_first_by_touchpoint_and_limited(store: Store) -> None:
-    store.add_received_trace(received("1" * 32, minutes=0))
-    store.add_received_trace(received("2" * 32, minutes=2, touchpoint="search"))
-    store.add_received_trace(received("3" * 32, minutes=1))
-    store.add_received_trace(received("4" * 32, minutes=1))  # same time: stored later first
+    put(store, received("1" * 32, minutes=0))
+    put(store, received("2" * 32, minutes=2, touchpoint="search"))
+    put(store, received("3" * 32, minutes=1))
+    put(store, received("4" * 32, minutes=1))  # same time: stored later first
     ids = [record.trace_id[0] for record in store.received_traces()]
     assert ids == ["2", "4", "3", "1"]
     assert [r.trace_id[0] for r in store.received_traces("refunds")] == ["4", "3", "1"]
@@ -70,17 +84,17 @@ def test_received_traces_are_newest_first_by_touchpoint_and_limited(store: Store
     assert store.received_traces("nobody") == []
 
 
-def test_an_update_moves_a_trace_to_the_front(store: Store) -> None:
-    store.add_received_trace(received("1" * 32, minutes=0))
-    store.add_received_trace(received("2" * 32, minutes=1))
-    store.update_received_trace(received("1" * 32, minutes=2))
+def test_a_merge_moves_a_trace_to_the_front(store: Store) -> None:
+    put(store, received("1" * 32, minutes=0))
+    put(store, received("2" * 32, minutes=1))
+    assert put(store, received("1" * 32, minutes=2)) is False
     assert [r.trace_id[0] for r in store.received_traces()] == ["1", "2"]
 
 
 def test_times_come_back_in_utc(store: Store) -> None:
     eastern = timezone(timedelta(hours=-5))
     record = received("a" * 32).model_copy(update={"received_at": T0.astimezone(eastern)})
-    store.add_received_trace(record)
+    put(store, record)
     stored = store.get_received_trace("a" * 32)
     assert stored is not None
     assert stored.received_at == T0

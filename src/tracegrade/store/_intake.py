@@ -1,8 +1,9 @@
 """Traces received live (OTLP/HTTP): the record, the protocol part and its SQL.
 
 A received trace is kept under its OTLP trace id. Its spans may arrive over several
-export requests, so the receiver reads the stored record, merges the new spans in and
-writes the record again (:meth:`ReceivedTraceStore.update_received_trace`).
+export requests, so the receiver merges the new spans into the stored record in one
+transaction (:meth:`ReceivedTraceStore.merge_received_trace`): merges of one trace id, from
+any number of server processes, run one after another and none is lost.
 """
 
 from __future__ import annotations
@@ -17,11 +18,17 @@ from tracegrade.store._schema import received_traces
 from tracegrade.store._sql_base import SqlBase
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from datetime import datetime
 
-__all__ = ["ReceivedTraceRecord", "ReceivedTraceStore", "SqlIntake"]
+    Merge = Callable[["ReceivedTraceRecord | None"], "ReceivedTraceRecord"]
+    """Makes the record to store from the one stored (``None`` when there is none)."""
+
+__all__ = ["ReceivedTraceRecord", "ReceivedTraceStore", "SqlIntake", "merged"]
 
 _MAX_LIMIT = 10_000  # the most records one received_traces call returns
+# Held until the transaction ends; keyed by a 64-bit hash of the trace id.
+_LOCK_TRACE_ID = sa.text("SELECT pg_advisory_xact_lock(hashtextextended(:trace_id, 0))")
 
 
 class ReceivedTraceRecord(_Record):
@@ -55,12 +62,17 @@ class ReceivedTraceRecord(_Record):
 class ReceivedTraceStore(Protocol):
     """The store's part for received traces (see :class:`ReceivedTraceRecord`)."""
 
-    def add_received_trace(self, record: ReceivedTraceRecord) -> bool:
-        """Store a received trace; ``False`` (and nothing changed) when its id is stored."""
-        ...
+    def merge_received_trace(self, trace_id: str, merge: Merge) -> tuple[ReceivedTraceRecord, bool]:
+        """Store ``merge(stored)`` under ``trace_id``, stored being ``None`` the first time.
 
-    def update_received_trace(self, record: ReceivedTraceRecord) -> bool:
-        """Replace the stored trace with this id; ``False`` when no trace has that id."""
+        The read, ``merge`` and the write are one transaction, and merges of one trace id
+        run one after another, in this process or any other on the same store: none reads
+        a record another is about to replace. Returns the record stored, and whether the
+        trace was new.
+
+        Raises:
+            ValueError: ``merge`` returned a record under another trace id.
+        """
         ...
 
     def received_traces(
@@ -94,26 +106,43 @@ def _values(record: ReceivedTraceRecord) -> dict[str, Any]:
     return validated(record).model_dump()
 
 
+def merged(trace_id: str, stored: ReceivedTraceRecord | None, merge: Merge) -> ReceivedTraceRecord:
+    """``merge(stored)``, validated, checked to be under ``trace_id``."""
+    record = validated(merge(stored))
+    if record.trace_id != trace_id:
+        msg = f"a merge of trace {trace_id} returned trace {record.trace_id}"
+        raise ValueError(msg)
+    return record
+
+
 class SqlIntake(SqlBase):
     """Received traces in the ``received_traces`` table."""
 
-    def add_received_trace(self, record: ReceivedTraceRecord) -> bool:
-        """Store a received trace; ``False`` (and nothing changed) when its id is stored."""
-        with self._write() as connection:
-            return self._insert_new(connection, received_traces, ["trace_id"], _values(record))
+    def merge_received_trace(self, trace_id: str, merge: Merge) -> tuple[ReceivedTraceRecord, bool]:
+        """Store ``merge(stored)`` under ``trace_id`` in one transaction; it, and if it is new.
 
-    def update_received_trace(self, record: ReceivedTraceRecord) -> bool:
-        """Replace the stored trace with this id; ``False`` when no trace has that id."""
-        values = _values(record)
-        del values["trace_id"]
-        statement = (
-            sa.update(received_traces)
-            .where(received_traces.c.trace_id == record.trace_id)
-            .values(**values)
-            .returning(received_traces.c.id)
-        )
+        SQLite: the transaction takes the write lock as it begins, so the read is of the
+        latest record. PostgreSQL: a transaction lock on the trace id (an advisory lock)
+        makes merges of one id wait for each other; other ids go on at once.
+        """
+        query = sa.select(received_traces).where(received_traces.c.trace_id == trace_id)
         with self._write() as connection:
-            return connection.execute(statement).first() is not None
+            if connection.dialect.name == "postgresql":
+                connection.execute(_LOCK_TRACE_ID, {"trace_id": trace_id})
+            row = connection.execute(query).one_or_none()
+            stored = None if row is None else _row_record(row)
+            record = merged(trace_id, stored, merge)
+            values = record.model_dump()
+            if stored is None:
+                connection.execute(sa.insert(received_traces).values(**values))
+            else:
+                del values["trace_id"]
+                connection.execute(
+                    sa.update(received_traces)
+                    .where(received_traces.c.trace_id == trace_id)
+                    .values(**values)
+                )
+            return record, stored is None
 
     def received_traces(
         self, touchpoint: str | None = None, *, limit: int = 100

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from tracegrade.store._intake import ReceivedTraceRecord, clamp_limit
-from tracegrade.store._records import validated
+from tracegrade.store._intake import ReceivedTraceRecord, clamp_limit, merged
+
+if TYPE_CHECKING:
+    from tracegrade.store._intake import Merge
 
 __all__ = ["MemoryIntake"]
 
@@ -34,26 +37,15 @@ class MemoryIntake:
                     self._intake_state = _IntakeState()
         return self._intake_state
 
-    def add_received_trace(self, record: ReceivedTraceRecord) -> bool:
-        """Store a received trace; ``False`` (and nothing changed) when its id is stored."""
-        checked = validated(record)
+    def merge_received_trace(self, trace_id: str, merge: Merge) -> tuple[ReceivedTraceRecord, bool]:
+        """Store ``merge(stored)`` under ``trace_id``, one merge at a time; it, and if new."""
         state = self._intake()
         with state.lock:
-            if checked.trace_id in state.traces:
-                return False
-            state.traces[checked.trace_id] = (len(state.traces), checked)
-            return True
-
-    def update_received_trace(self, record: ReceivedTraceRecord) -> bool:
-        """Replace the stored trace with this id; ``False`` when no trace has that id."""
-        checked = validated(record)
-        state = self._intake()
-        with state.lock:
-            stored = state.traces.get(checked.trace_id)
-            if stored is None:
-                return False
-            state.traces[checked.trace_id] = (stored[0], checked)
-            return True
+            stored = state.traces.get(trace_id)
+            record = merged(trace_id, None if stored is None else stored[1], merge)
+            order = len(state.traces) if stored is None else stored[0]
+            state.traces[trace_id] = (order, record)
+            return record, stored is None
 
     def received_traces(
         self, touchpoint: str | None = None, *, limit: int = 100

@@ -13,8 +13,8 @@ keys the model ignores: ``otlp`` (the spans received so far, as an OTLP JSON exp
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
@@ -34,6 +34,7 @@ from tracegrade.web._otlp_convert import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from datetime import datetime
 
     from tracegrade.evals import Project
@@ -57,10 +58,6 @@ PROBLEM_KEY = "problem"
 """The key of a stored trace's JSON that says why it is not read or graded (else ``None``)."""
 UNREAD_FORMAT = "otlp"
 """The ``source_format`` of a stored trace whose spans could not be read as a run yet."""
-
-# One merge at a time in this process: two requests carrying spans of one trace must not
-# both read the old record and each write back only its own spans.
-_MERGE_LOCK = threading.Lock()
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +141,18 @@ def _record(
     )
 
 
+def _merged_record(
+    trace_id: str,
+    new: Sequence[SpanEntry],
+    project: Project | None,
+    now: datetime,
+    stored: ReceivedTraceRecord | None,
+) -> ReceivedTraceRecord:
+    """The record of the stored spans with the new ones merged in, read and graded again."""
+    entries = merge_entries(spans_of(stored) if stored is not None else [], new)
+    return _record(trace_id, entries, project, now)
+
+
 def receive(
     store: Store,
     batch: ExportBatch,
@@ -162,23 +171,18 @@ def receive(
     """
     moment = now or utc_now()
     done: list[Received] = []
-    with _MERGE_LOCK:
-        for trace_id, new in batch.traces.items():
-            stored = store.get_received_trace(trace_id)
-            entries = merge_entries(spans_of(stored) if stored is not None else [], new)
-            record = _record(trace_id, entries, project, moment)
-            if stored is None:
-                store.add_received_trace(record)
-            else:
-                store.update_received_trace(record)
-            problem = record.trace.get(PROBLEM_KEY)
-            done.append(
-                Received(
-                    trace_id=trace_id,
-                    new=stored is None,
-                    spans=len(entries),
-                    touchpoint=record.touchpoint,
-                    problem=problem if isinstance(problem, str) else None,
-                )
+    for trace_id, new in batch.traces.items():
+        # One transaction with the read: a merge in another server process waits for it.
+        merge = partial(_merged_record, trace_id, new, project, moment)
+        record, is_new = store.merge_received_trace(trace_id, merge)
+        problem = record.trace.get(PROBLEM_KEY)
+        done.append(
+            Received(
+                trace_id=trace_id,
+                new=is_new,
+                spans=len(spans_of(record)),
+                touchpoint=record.touchpoint,
+                problem=problem if isinstance(problem, str) else None,
             )
+        )
     return done
