@@ -270,3 +270,44 @@ def test_cost_reads_the_store_from_tracegrade_store_url(
 
     assert result.code == 0, result.err
     assert (tmp_path / "from-env.db").is_file()
+
+
+def test_reprice_prices_stored_calls_with_todays_table_and_changes_nothing_stored(
+    capsys: pytest.CaptureFixture[str], seeded: str, tmp_path: Path
+):
+    prices = tmp_path / "prices.toml"
+    prices.write_text('[models."house-llm"]\ninput = 1.0\noutput = 2.0\n', encoding="utf-8")
+    before = run_cli(capsys, "cost", "--store", seeded, "--by", "model").out
+
+    result = run_cli(
+        capsys, "cost", "--store", seeded, "--by", "model", "--reprice", "--prices", str(prices)
+    )
+
+    assert result.code == 0, result.err
+    # claude-sonnet-4 at the packaged $3/$15: 3,000 in + 200 out = $0.0120 (stored as $1.50);
+    # gpt-4o at $2.50/$10: $0.0380; house-llm, now priced at $1/$2: 600 in + 50 out = $0.0007.
+    note, _header, *rows = result.out.splitlines()
+    assert (
+        note
+        == "(priced again with today's prices; the calls keep the prices they were recorded with)"
+    )
+    assert rows == [
+        "claude-sonnet-4       1         3,000            200  $0.0120",
+        "gpt-4o                1        12,000            800  $0.0380",
+        "house-llm             2           600             50  $0.0007",
+        "total                 4        15,600          1,050  $0.0507",
+    ]
+    assert run_cli(capsys, "cost", "--store", seeded, "--by", "model").out == before
+    data = json.loads(
+        run_cli(capsys, "cost", "--store", seeded, "--reprice", "--format", "json").out
+    )
+    assert data["repriced"] is True
+    assert data["total"]["unpriced_calls"] == 2  # the packaged table has no house-llm
+
+
+def test_prices_without_reprice_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], seeded: str, tmp_path: Path
+):
+    result = run_cli(capsys, "cost", "--store", seeded, "--prices", str(tmp_path / "p.toml"))
+    assert result.code == 2
+    assert "--reprice" in result.err

@@ -16,6 +16,7 @@ from tracegrade.cost import (
     collect_calls,
     current_run_id,
     record_ai_call,
+    repriced,
 )
 from tracegrade.errors import InputError
 from tracegrade.store import InMemoryStore, open_store
@@ -132,3 +133,29 @@ def test_outside_a_run_a_touchpoint_is_required():
 def test_bad_arguments_are_bad_input(role: str, latency: float, usage: object, words: str):
     with pytest.raises(InputError, match=words):
         record_ai_call("tp", "gpt-4o", usage, latency, role, store=InMemoryStore())  # type: ignore[arg-type]
+
+
+def test_repricing_a_stored_call_gives_what_recording_it_today_would():
+    store = InMemoryStore()
+    usage = {"input_tokens": 2_000, "output_tokens": 10, "cache_write_input_tokens": 1_000}
+    old = PriceTable({"anthropic/house": ModelPrice(input=1.0, output=2.0)})
+    call = record_ai_call("t", "house", usage, None, store=store, prices=old)
+    assert call.cost_usd == pytest.approx((2_000 * 1.0 + 10 * 2.0) / 1e6)
+    today = PriceTable({"house": ModelPrice(input=2.0, output=4.0, input_cache_write=3.0)})
+
+    again = repriced(call, today)
+
+    fresh = record_ai_call("t", "house", usage, None, store=InMemoryStore(), prices=today)
+    assert again.cost_usd == pytest.approx(fresh.cost_usd)
+    assert again.cost_usd == pytest.approx((1_000 * 2.0 + 1_000 * 3.0 + 10 * 4.0) / 1e6)
+    assert (
+        again.details == fresh.details == {"priced_as": "house", "cache_write_input_tokens": 1_000}
+    )
+    assert store.ai_calls() == [call]  # the stored call keeps its price
+    gone = repriced(call, PriceTable({}))
+    assert (gone.cost_usd, "priced_as" in gone.details) == (None, False)
+
+
+def test_repricing_a_call_without_usage_leaves_it_unpriced():
+    call = record_ai_call("search", "gpt-4o", None, 0.1, store=InMemoryStore())
+    assert repriced(call, PriceTable({"gpt-4o": ModelPrice(1.0, 1.0)})).cost_usd is None

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 import click
 
-from tracegrade.cli._options import open_store_for, project_store_options
+from tracegrade.cli._options import open_store_for, opened, project_store_options
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from tracegrade.store import CostRollup, RollupKey
 
 __all__ = ["cost_command"]
@@ -80,6 +79,20 @@ def render_costs(by: RollupKey, rows: list[CostRollup]) -> str:
     metavar="YYYY-MM-DD",
     help="Only calls recorded on or after this day (UTC).",
 )
+@click.option(
+    "--reprice",
+    is_flag=True,
+    help="Price the calls again from their tokens with today's prices (the project's"
+    " [cost] prices, or --prices) instead of the prices they were recorded with; the"
+    " stored calls are not changed.",
+)
+@click.option(
+    "--prices",
+    "prices_path",
+    type=click.Path(path_type=Path),
+    metavar="FILE",
+    help="With --reprice: a price file (TOML) over the packaged prices.",
+)
 @project_store_options
 def cost_command(
     *,
@@ -87,6 +100,8 @@ def cost_command(
     run_id: str | None,
     touchpoint: str | None,
     since: datetime | None,
+    reprice: bool,
+    prices_path: Path | None,
     project_path: Path,
     store_url: str | None,
     output_format: Literal["text", "json"],
@@ -94,22 +109,37 @@ def cost_command(
     """What the recorded model calls cost, summed per touchpoint, model, day or role.
 
     Calls whose model has no price are shown as unpriced (with their count and
-    tokens), never as $0.00; the total says how many calls are unpriced.
+    tokens), never as $0.00; the total says how many calls are unpriced. Each call keeps
+    the price it was recorded with; --reprice prices them again with today's table, for
+    example after adding a price for a model that had none.
 
     \b
     Examples:
       tracegrade cost --project examples/project
       tracegrade cost --by model --run 20250101T120000Z-3f9a2c
       tracegrade cost --by day --since 2025-01-01 --format json
+      tracegrade cost --by model --reprice --prices my-prices.toml
     """
     import orjson
 
+    from tracegrade.cost import load_prices, project_prices, repriced
+    from tracegrade.store import rollup_calls
+
+    if prices_path is not None and not reprice:
+        raise click.UsageError("--prices prices the calls again: add --reprice")
     start = None if since is None else since.replace(tzinfo=UTC)
-    store = open_store_for(project_path, store_url)
-    try:
-        rows = store.cost_rollup(by, run_id=run_id, touchpoint=touchpoint, since=start)
-    finally:
-        store.close()
+    if reprice:
+        # Today's prices are the project's (when there is one) unless --prices names a file.
+        with opened(project_path, store_url, need_project=False) as (project, store):
+            table = project_prices(project, prices_path) if project else load_prices(prices_path)
+            calls = store.ai_calls(run_id=run_id, touchpoint=touchpoint, since=start)
+        rows = rollup_calls([repriced(call, table) for call in calls], by)
+    else:
+        store = open_store_for(project_path, store_url)
+        try:
+            rows = store.cost_rollup(by, run_id=run_id, touchpoint=touchpoint, since=start)
+        finally:
+            store.close()
     if output_format == "json":
         data = {
             "by": by,
@@ -118,9 +148,14 @@ def cost_command(
                 "touchpoint": touchpoint,
                 "since": None if start is None else start.date().isoformat(),
             },
+            "repriced": reprice,
             "rows": [row.model_dump(mode="json") for row in rows],
             "total": _total(rows).model_dump(mode="json", exclude={"key"}),
         }
         click.echo(orjson.dumps(data, option=orjson.OPT_INDENT_2).decode())
         return
+    if reprice:
+        click.echo(
+            "(priced again with today's prices; the calls keep the prices they were recorded with)"
+        )
     click.echo(render_costs(by, rows), nl=False)

@@ -6,7 +6,8 @@ unknown model's cost is ``None``, never zero, and every sum counts the calls it 
 :func:`usage_from_openai`, :func:`usage_from_anthropic` and :func:`usage_from_langchain`
 read the usage of a response without importing any SDK, and
 :class:`tracegrade.cost.langchain.CostCallbackHandler` records LangChain calls as they end;
-:func:`record_response` records an OpenAI or Anthropic SDK response in one line.
+:func:`record_response` records an OpenAI or Anthropic SDK response in one line;
+:func:`repriced` prices a stored call again with today's table.
 See ``docs/cost.md``.
 """
 
@@ -18,6 +19,7 @@ from tracegrade.cost._record import (
     current_run_id,
     record_ai_call,
     record_response,
+    repriced,
 )
 from tracegrade.cost._summary import (
     CostBreakdown,
@@ -57,6 +59,7 @@ __all__ = [
     "project_prices",
     "record_ai_call",
     "record_response",
+    "repriced",
     "usage_from_anthropic",
     "usage_from_langchain",
     "usage_from_mapping",

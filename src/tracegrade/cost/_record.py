@@ -41,6 +41,7 @@ __all__ = [
     "current_run_id",
     "record_ai_call",
     "record_response",
+    "repriced",
 ]
 
 STORE_URL_VARIABLE = "TRACEGRADE_STORE_URL"
@@ -99,6 +100,42 @@ def _usage(usage: Usage | Mapping[str, object] | None) -> Usage | None:
         ) from exc
 
 
+def _priced(model: str, usage: Usage, table: PriceTable, details: JsonObject) -> float | None:
+    """The call's cost at ``table`` (``None``: the model has no price); notes it in ``details``.
+
+    ``details`` gets the table entry the model was priced as and the cache-write tokens
+    (which the stored call has no column for), so the call can be priced again later.
+    """
+    details.pop("priced_as", None)
+    if usage.cache_write_input_tokens:
+        details["cache_write_input_tokens"] = usage.cache_write_input_tokens
+    found = table.lookup(model)
+    if found is None:
+        return None
+    details["priced_as"] = found[0]
+    return table.price(model, usage)
+
+
+def repriced(call: AiCallRecord, prices: PriceTable) -> AiCallRecord:
+    """The stored call priced again with ``prices``, from its stored tokens.
+
+    A model priced since the call was recorded gets a cost; a changed price changes it;
+    a call whose provider reported no usage stays unpriced. The stored call is unchanged.
+    """
+    if call.details.get("usage_missing"):
+        return call
+    written = call.details.get("cache_write_input_tokens")
+    usage = Usage(
+        input_tokens=call.input_tokens,
+        output_tokens=call.output_tokens,
+        cached_input_tokens=call.cached_input_tokens,
+        cache_write_input_tokens=written if isinstance(written, int) else 0,
+    )
+    details = dict(call.details)
+    cost = _priced(call.model, usage, prices, details)
+    return call.model_copy(update={"cost_usd": cost, "details": details})
+
+
 def record_ai_call(  # noqa: PLR0917 - the agreed signature: what a call is, and where it goes
     touchpoint: str | None,
     model: str | None,
@@ -146,12 +183,7 @@ def record_ai_call(  # noqa: PLR0917 - the agreed signature: what a call is, and
     if read is None:
         extra["usage_missing"] = True
     else:
-        found = table.lookup(name)
-        if found is not None:
-            extra["priced_as"] = found[0]
-            cost = table.price(name, read)
-        if read.cache_write_input_tokens:
-            extra["cache_write_input_tokens"] = read.cache_write_input_tokens
+        cost = _priced(name, read, table, extra)
     chosen = touchpoint or (collector.touchpoint if collector is not None else None)
     if not chosen:
         raise InputError(
