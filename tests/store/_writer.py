@@ -36,14 +36,28 @@ def ensure_run(store: Store, run_id: str) -> None:
 
 
 def write_concurrently(
-    url: str, run_id: str, cases: range, *, barrier: Barrier, inserted: Queue[int]
+    url: str,
+    run_id: str,
+    cases: range,
+    *,
+    barrier: Barrier,
+    inserted: Queue[int],
+    batch: int = 0,
 ) -> None:
-    """Open the store together with the other writer, then write the cases in ``cases``."""
+    """Open the store together with the other writer, then write the cases in ``cases``.
+
+    One call per case, or with ``batch``, ``add_case_results`` of that many at a time.
+    """
     barrier.wait()
     store = open_store(url)
     ensure_run(store, run_id)
     barrier.wait()
-    inserted.put(sum(store.add_case_result(result(run_id, i)) for i in cases))
+    if batch:
+        chunks = [cases[start : start + batch] for start in range(0, len(cases), batch)]
+        added = sum(store.add_case_results([result(run_id, i) for i in chunk]) for chunk in chunks)
+    else:
+        added = sum(store.add_case_result(result(run_id, i)) for i in cases)
+    inserted.put(added)
     store.close()
 
 

@@ -30,7 +30,8 @@ def stored_rows(url: str) -> list[tuple[object, ...]]:
     return [tuple(row) for row in rows]
 
 
-def test_two_processes_writing_one_run_lose_nothing(store_url: str) -> None:
+@pytest.mark.parametrize("batch", [0, 40], ids=["one at a time", "in batches"])
+def test_two_processes_writing_one_run_lose_nothing(store_url: str, batch: int) -> None:
     context = multiprocessing.get_context("spawn")
     barrier = context.Barrier(2, timeout=30)
     inserted: multiprocessing.Queue[int] = context.Queue()
@@ -39,7 +40,7 @@ def test_two_processes_writing_one_run_lose_nothing(store_url: str) -> None:
         context.Process(
             target=write_concurrently,
             args=(store_url, "run", cases),
-            kwargs={"barrier": barrier, "inserted": inserted},
+            kwargs={"barrier": barrier, "inserted": inserted, "batch": batch},
         )
         for cases in [range(200), range(100, 300)]
     ]
