@@ -11,7 +11,7 @@ import pytest
 
 from tests.conftest import corpus_root
 from tests.helpers.readers import format_error
-from tracegrade.errors import TraceFormatError
+from tracegrade.errors import InputError, TraceFormatError
 from tracegrade.traces import (
     AssistantFrame,
     SystemFrame,
@@ -290,3 +290,17 @@ def test_attachments_are_resolved_in_every_field_frames_are_made_of() -> None:
     assert texts[0] == "Checking both cities."
     assert calls == [{"where": {"city": "Paris, FR"}}, {"city": "attachment://missing"}]
     assert results[0] == "rainy"
+
+
+def test_the_builtin_reader_can_be_chosen_where_inspect_ai_is_installed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    installed = importlib.util.find_spec("inspect_ai") is not None
+    default = list(read_traces(FIXTURES / "valid.json"))
+    assert (_inspect.inspect_log_module() is not None) == installed
+    monkeypatch.setenv("TRACEGRADE_INSPECT_READER", "builtin")
+    assert _inspect.inspect_log_module() is None
+    assert list(read_traces(FIXTURES / "valid.json")) == default  # the two paths agree
+    monkeypatch.setenv("TRACEGRADE_INSPECT_READER", "fastest")
+    with pytest.raises(InputError, match="TRACEGRADE_INSPECT_READER='fastest'"):
+        list(read_traces(FIXTURES / "valid.json"))

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import importlib
 import io
+import os
 import re
 import zipfile
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from tracegrade._text import is_blank
-from tracegrade.errors import TraceFormatError
+from tracegrade.errors import InputError, TraceFormatError
 from tracegrade.traces._model import AssistantFrame, SystemFrame, UserFrame
 from tracegrade.traces._pairing import CallLedger
 from tracegrade.traces._placing import placed, require_list, require_object, text_or_none
@@ -45,6 +46,9 @@ _ZIP_MAGIC = b"PK\x03\x04"
 _EVAL_MEMBERS = (b"header.json", b"_journal/", b"samples/")
 _SAMPLE_MEMBER = re.compile(r"^samples/.+\.json$")
 _ATTACHMENT = "attachment://"
+READER_VARIABLE = "TRACEGRADE_INSPECT_READER"
+"""``builtin`` reads Inspect logs without inspect_ai even where it is installed."""
+_READER_CHOICES = ("", "inspect_ai", "builtin")
 _READ_FIELDS = ("content", "tool_calls", "error")  # what a message's frames are made of
 # Inspect's score constants (CORRECT, INCORRECT, PARTIAL, NOANSWER) and booleans; any
 # other value (a number, a dict) says nothing about success on its own.
@@ -101,7 +105,23 @@ def _read_inspect(data: bytes, name: str) -> Iterator[Trace]:
 
 
 def inspect_log_module() -> Any | None:  # noqa: ANN401 - an optional module, untyped here
-    """``inspect_ai.log`` when inspect_ai is installed, else ``None``."""
+    """``inspect_ai.log`` when inspect_ai is installed and not turned off, else ``None``.
+
+    ``TRACEGRADE_INSPECT_READER=builtin`` reads with the standard-library reader even where
+    inspect_ai is installed: inspect_ai's ``read_eval_log`` validates the whole log and took
+    about ten times ``orjson.loads`` of it (benchmarks/RESULTS.md, item 8).
+
+    Raises:
+        InputError: The variable has another value.
+    """
+    choice = os.environ.get(READER_VARIABLE, "").strip().lower()
+    if choice not in _READER_CHOICES:
+        raise InputError(
+            f"{READER_VARIABLE}={os.environ[READER_VARIABLE]!r} is not a reader choice",
+            fix="set it to 'inspect_ai' (the default when installed) or 'builtin', or unset it",
+        )
+    if choice == "builtin":
+        return None
     try:
         return importlib.import_module("inspect_ai.log")
     except ImportError:
