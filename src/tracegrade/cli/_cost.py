@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 import click
 
-from tracegrade.cli._options import open_store_for, opened, project_store_options
+from tracegrade.cli._options import (
+    open_store_for,
+    opened,
+    prices_option,
+    project_store_options,
+)
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from tracegrade.store import CostRollup, RollupKey
 
 __all__ = ["cost_command"]
@@ -86,13 +92,7 @@ def render_costs(by: RollupKey, rows: list[CostRollup]) -> str:
     " [cost] prices, or --prices) instead of the prices they were recorded with; the"
     " stored calls are not changed.",
 )
-@click.option(
-    "--prices",
-    "prices_path",
-    type=click.Path(path_type=Path),
-    metavar="FILE",
-    help="With --reprice: a price file (TOML) over the packaged prices.",
-)
+@prices_option("With --reprice: a price file (TOML) over the packaged prices.")
 @project_store_options
 def cost_command(
     *,

@@ -66,6 +66,13 @@ def project_option(function: Callable[..., None]) -> Callable[..., None]:
     )(function)
 
 
+def prices_option(help_text: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """``--prices FILE`` (into ``prices_path``): a price file over the packaged prices."""
+    return click.option(
+        "--prices", "prices_path", type=click.Path(path_type=Path), metavar="FILE", help=help_text
+    )
+
+
 def project_store_options(function: Callable[..., None]) -> Callable[..., None]:
     """``--project``, ``--store`` and ``--format``: what every command over the store takes."""
     return project_option(store_option(format_option(function)))

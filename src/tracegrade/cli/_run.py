@@ -11,6 +11,7 @@ import click
 from tracegrade.cli._options import (
     format_option,
     open_project_store,
+    prices_option,
     project_file,
     store_option,
 )
@@ -58,12 +59,8 @@ __all__ = ["run_command"]
     help="Start no new unit once the run's recorded model cost exceeds USD dollars; the run"
     " stops (exit 1) and can be resumed with --resume.",
 )
-@click.option(
-    "--prices",
-    "prices_path",
-    type=click.Path(path_type=Path),
-    metavar="FILE",
-    help="A price file (TOML) over the packaged prices (default: the project's [cost] prices).",
+@prices_option(
+    "A price file (TOML) over the packaged prices (default: the project's [cost] prices)."
 )
 @format_option
 def run_command(
