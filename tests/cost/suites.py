@@ -27,3 +27,19 @@ def unpriced_only(repeat: int) -> list[CaseOutcome]:
     """One call of a model no table prices."""
     record_ai_call(None, "house-llm-7b", Usage(100, 10), 0.1)
     return [CaseOutcome(case="c1", outcome="passed")]
+
+
+def ten_cents_slowly(repeat: int) -> list[CaseOutcome]:
+    """As :func:`ten_cents`, taking 0.3 s after the call; marks that it started.
+
+    The mark is a file in ``$TRACEGRADE_TEST_MARKS``: a unit that started made its (paid)
+    call, so a stop must keep its result and its cost.
+    """
+    import os  # noqa: PLC0415 - only this suite needs them
+    import time  # noqa: PLC0415
+    from pathlib import Path  # noqa: PLC0415
+
+    Path(os.environ["TRACEGRADE_TEST_MARKS"], f"{repeat}.started").touch()
+    record_ai_call(None, "gpt-4.1-nano", Usage(MILLION, 0), 0.1)
+    time.sleep(0.3)
+    return [CaseOutcome(case="c1", outcome="passed")]

@@ -234,3 +234,50 @@ def test_a_batch_that_crossed_the_limit_is_stored_whole(tmp_path: Path, store: S
     assert len(results) in {3, 6}
     assert len(store.ai_calls(run_id=report.run_id)) == len(results)
     assert report.stopped == f"cost limit $0.1500 reached ({format_usd(len(results) / 10)} spent)"
+
+
+RAY_STOP_SCRIPT = """
+import json, os
+from tracegrade.evals import RayExecutor, load_project, run_evals
+from tracegrade.store import open_store
+
+os.environ["TRACEGRADE_TEST_MARKS"] = "{marks}"
+store = open_store("sqlite:///{db}")
+report = run_evals(
+    load_project("{project}"), store, executor=RayExecutor(workers=1), backoff=0.0,
+    cost_limit=0.25,
+)
+results = sorted(result.repeat for result in store.case_results(report.run_id))
+calls = len(store.ai_calls(run_id=report.run_id))
+print(json.dumps([report.exit_code, report.stopped, results, calls]))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    importlib.util.find_spec("ray") is None, reason="Ray is not installed (the ray extra)"
+)
+def test_a_ray_stop_keeps_every_unit_that_started_with_its_cost(tmp_path: Path):
+    # $0.10 a unit, one worker (a 1-CPU local instance), limit $0.25: the stop comes after the
+    # third unit, while the fourth runs and a fifth waits in Ray's queue. A unit that started
+    # made its paid call: its result and cost are kept, never cancelled and lost.
+    project = RAY_PROJECT.replace("agent_and_judge", "ten_cents_slowly").replace(
+        "repeats = 2", "repeats = 8"
+    )
+    (tmp_path / "tracegrade.toml").write_text(project, encoding="utf-8")
+    (tmp_path / "marks").mkdir()
+    script = RAY_STOP_SCRIPT.format(
+        project=tmp_path / "tracegrade.toml", db=tmp_path / "r.db", marks=tmp_path / "marks"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    exit_code, stopped, results, calls = json.loads(done.stdout.splitlines()[-1])
+    started = sorted(int(mark.stem) for mark in (tmp_path / "marks").iterdir())
+    assert exit_code == 1
+    assert stopped.startswith("cost limit $0.2500 reached")
+    assert results[:3] == [0, 1, 2]
+    assert len(results) <= 5  # at most the running unit and the one queued behind it
+    assert results == started  # every unit that started is kept
+    assert calls == len(results)

@@ -245,10 +245,10 @@ def test_ray_runs_at_most_workers_batches_at_once_on_a_larger_instance(
 
 
 @pytest.mark.parametrize(
-    ("workers", "cpus", "batches", "expected"),
-    [(None, 4, 30, 30), (2, 2, 30, 4), (2, 1, 30, 4), (1, 2, 30, 1), (3, 8, 30, 3)],
+    ("workers", "cpus", "expected"),
+    [(None, 4, 8), (2, 2, 4), (2, 1, 4), (1, 2, 1), (3, 8, 3)],
 )
 def test_ray_queues_a_batch_per_worker_only_when_ray_caps_the_workers(
-    workers: int | None, cpus: int, batches: int, expected: int
+    workers: int | None, cpus: int, expected: int
 ):
-    assert _ray_in_flight(workers, cpus, batches) == expected
+    assert _ray_in_flight(workers, cpus) == expected

@@ -394,7 +394,7 @@ class RayExecutor:
         paths = _driver_paths()
         waiting = _batches(units, workers)
         waiting.reverse()
-        limit = _ray_in_flight(self.workers, cpus, len(waiting))
+        limit = _ray_in_flight(self.workers, cpus)
         pending: dict[Any, list[WorkUnit]] = {}
 
         def top_up() -> None:
@@ -409,32 +409,60 @@ class RayExecutor:
                 for ref in ready:
                     del pending[ref]
                 top_up()  # keep the workers busy while this process stores the results
-                for ref in ready:
+                for index, ref in enumerate(ready):
                     try:
-                        results: Batch = ray.get(ref)
-                    except ray.exceptions.RayError as exc:
-                        raise InfrastructureError(
-                            f"a Ray task failed ({type(exc).__name__}: {exc})".splitlines()[0],
-                            fix="resume the run with --resume RUN_ID; finished units are kept",
-                        ) from exc
-                    _deliver(results, record, done)
+                        _deliver(_ray_results(ray, ref), record, done)
+                    except Exception:
+                        # A stop (--cost-limit) or a failure: what was handed out is kept.
+                        _finish_ray(ray, [*ready[index + 1 :], *pending], record, done)
+                        pending.clear()
+                        raise
         finally:
-            for ref in pending:
+            for ref in pending:  # only after an interrupt (Ctrl-C): nothing more starts
                 ray.cancel(ref)
 
 
-def _ray_in_flight(workers: int | None, cpus: int, batches: int) -> int:
+def _ray_results(ray: Any, ref: Any) -> Batch:  # noqa: ANN401 - ray has no stubs
+    """A finished task's batch; a failed task is an infrastructure failure."""
+    try:
+        results: Batch = ray.get(ref)
+    except ray.exceptions.RayError as exc:
+        raise InfrastructureError(
+            f"a Ray task failed ({type(exc).__name__}: {exc})".splitlines()[0],
+            fix="resume the run with --resume RUN_ID; finished units are kept",
+        ) from exc
+    return results
+
+
+def _finish_ray(
+    ray: Any,  # noqa: ANN401 - ray has no stubs
+    refs: list[Any],
+    record: Record,
+    done: Callable[[WorkUnit], None],
+) -> None:
+    """After a stop: deliver every batch handed out, in order, as each ends.
+
+    They are at most the ones running and one queued per worker; each made its (paid)
+    calls or is about to, so its results and cost are kept rather than cancelled and lost.
+    """
+    for ref in refs:
+        with suppress(Exception):  # the stop itself is raised by the caller
+            _deliver(_ray_results(ray, ref), record, done)
+
+
+def _ray_in_flight(workers: int | None, cpus: int) -> int:
     """How many batches to hand Ray at once.
 
-    Without a cap, all of them: Ray runs as many as it has CPUs. With ``workers`` and no more
-    CPUs than that (the local instance a run starts has ``workers`` CPUs), Ray itself keeps
-    ``workers`` running, so one more batch per worker waits in its queue: a worker that ends
-    a batch starts the next at once instead of waiting while this process stores the other
-    workers' results (7-18 ms a batch, measured). With more CPUs than ``workers``, a queued
-    batch would run beside the others, so only ``workers`` are handed out.
+    When Ray has no more CPUs than the workers asked for (the local instance a run starts
+    has ``workers`` CPUs; without ``workers``, all of Ray's), Ray itself runs that many at
+    once, so one more batch per worker waits in its queue: a worker that ends a batch starts
+    the next at once instead of waiting while this process stores the other workers'
+    results (7-18 ms a batch, measured). With more CPUs than ``workers``, a queued batch
+    would run beside the others, so only ``workers`` are handed out. Either way a stop
+    leaves at most one more batch per worker to run.
     """
     if workers is None:
-        return batches
+        return _IN_FLIGHT_PER_WORKER * cpus
     return _IN_FLIGHT_PER_WORKER * workers if cpus <= workers else workers
 
 
