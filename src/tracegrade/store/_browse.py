@@ -29,6 +29,7 @@ __all__ = [
     "CaseResultPage",
     "CaseResultRow",
     "TouchpointRunPoint",
+    "bounded",
     "history_points",
 ]
 
@@ -186,7 +187,8 @@ def _row(row: sa.Row[Any]) -> CaseResultRow:
     )
 
 
-def _bounded(offset: int, limit: int) -> tuple[int, int]:
+def bounded(offset: int, limit: int) -> tuple[int, int]:
+    """A page's offset (0 or more) and size (1 to ``PAGE_LIMIT_MAX``)."""
     return max(offset, 0), min(max(limit, 1), PAGE_LIMIT_MAX)
 
 
@@ -203,7 +205,7 @@ class BrowseSql(SqlBase):
         limit: int = 50,
     ) -> CaseResultPage:
         """A page of the run's case results (of one touchpoint, one outcome), by key."""
-        offset, limit = _bounded(offset, limit)
+        offset, limit = bounded(offset, limit)
         where = [case_results.c.run_id == run_id]
         if touchpoint is not None:
             where.append(case_results.c.touchpoint == touchpoint)

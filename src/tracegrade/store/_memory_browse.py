@@ -9,6 +9,7 @@ from tracegrade.store._browse import (
     CaseResultPage,
     CaseResultRow,
     TouchpointRunPoint,
+    bounded,
     history_points,
 )
 
@@ -22,8 +23,6 @@ if TYPE_CHECKING:
     )
 
 __all__ = ["BrowseMemory"]
-
-_PAGE_LIMIT_MAX = 500
 
 
 class BrowseMemory:
@@ -84,7 +83,7 @@ class BrowseMemory:
         limit: int = 50,
     ) -> CaseResultPage:
         """A page of the run's case results (of one touchpoint, one outcome), by key."""
-        offset, limit = max(offset, 0), min(max(limit, 1), _PAGE_LIMIT_MAX)
+        offset, limit = bounded(offset, limit)
         chosen = [
             row
             for row in self._rows(run_id)
