@@ -10,18 +10,15 @@ summaries (one row per run), so the registry and run pages stay fast with many r
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 import sqlalchemy as sa
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field
 
-from tracegrade.store._records import CaseResultRecord, Outcome, RunRecord, as_utc
+from tracegrade.store._records import CaseResultRecord, Outcome, RunRecord, UtcDatetime
 from tracegrade.store._rows import result_from_row, run_from_row
 from tracegrade.store._schema import case_results, runs
 from tracegrade.store._sql_base import SqlBase
-
-if TYPE_CHECKING:
-    from datetime import datetime
 
 __all__ = [
     "BrowseSql",
@@ -91,7 +88,7 @@ class TouchpointRunPoint(_Frozen):
     """
 
     run_id: str
-    started_at: AwareDatetime
+    started_at: UtcDatetime
     lane: str
     status: str
     failed: bool
@@ -101,11 +98,6 @@ class TouchpointRunPoint(_Frozen):
     band_low: float | None = None
     band_high: float | None = None
     report: dict[str, Any] = Field(default_factory=dict)
-
-    @field_validator("started_at")
-    @classmethod
-    def _in_utc(cls, value: datetime) -> datetime:
-        return as_utc(value)
 
 
 def _number(value: object) -> float | None:

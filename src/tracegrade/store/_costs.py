@@ -11,9 +11,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import sqlalchemy as sa
-from pydantic import AwareDatetime, Field, field_validator
+from pydantic import Field
 
-from tracegrade.store._records import JsonObject, _Record, as_utc, utc_now, validated
+from tracegrade.store._records import (
+    JsonObject,
+    UtcDatetime,
+    _Record,
+    as_utc,
+    utc_now,
+    validated,
+)
 from tracegrade.store._schema import ai_calls
 from tracegrade.store._sql_base import SqlBase
 
@@ -66,12 +73,7 @@ class AiCallRecord(_Record):
     latency_seconds: float | None = Field(default=None, ge=0)
     cost_usd: float | None = Field(default=None, ge=0)
     details: JsonObject = Field(default_factory=dict)
-    recorded_at: AwareDatetime = Field(default_factory=utc_now)
-
-    @field_validator("recorded_at")
-    @classmethod
-    def _in_utc(cls, value: datetime) -> datetime:
-        return as_utc(value)
+    recorded_at: UtcDatetime = Field(default_factory=utc_now)
 
 
 class CostRollup(_Record):

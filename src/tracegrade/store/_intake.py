@@ -11,15 +11,21 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol
 
 import sqlalchemy as sa
-from pydantic import AwareDatetime, Field, field_validator
+from pydantic import Field
 
-from tracegrade.store._records import JsonObject, _Record, as_utc, utc_now, validated
+from tracegrade.store._records import (
+    JsonObject,
+    UtcDatetime,
+    _Record,
+    as_utc,
+    utc_now,
+    validated,
+)
 from tracegrade.store._schema import received_traces
 from tracegrade.store._sql_base import SqlBase
 
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from datetime import datetime
 
     Merge = Callable[["ReceivedTraceRecord | None"], "ReceivedTraceRecord"]
     """Makes the record to store from the one stored (``None`` when there is none)."""
@@ -51,12 +57,7 @@ class ReceivedTraceRecord(_Record):
     source_format: str = Field(min_length=1)
     trace: JsonObject
     grade: JsonObject | None = None
-    received_at: AwareDatetime = Field(default_factory=utc_now)
-
-    @field_validator("received_at")
-    @classmethod
-    def _in_utc(cls, value: datetime) -> datetime:
-        return as_utc(value)
+    received_at: UtcDatetime = Field(default_factory=utc_now)
 
 
 class ReceivedTraceStore(Protocol):

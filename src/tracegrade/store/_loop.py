@@ -11,10 +11,17 @@ import hashlib
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import sqlalchemy as sa
-from pydantic import AwareDatetime, Field, field_validator
+from pydantic import Field
 
 from tracegrade.errors import InputError
-from tracegrade.store._records import JsonObject, _Record, as_utc, utc_now, validated
+from tracegrade.store._records import (
+    JsonObject,
+    UtcDatetime,
+    _Record,
+    as_utc,
+    utc_now,
+    validated,
+)
 from tracegrade.store._schema import file_blobs, proposals, rubric_scores, signals
 from tracegrade.store._sql_base import SqlBase
 
@@ -73,12 +80,7 @@ class SignalRecord(_Record):
     payload: JsonObject = Field(default_factory=dict)
     run_id: str | None = None
     processed: bool = False
-    recorded_at: AwareDatetime = Field(default_factory=utc_now)
-
-    @field_validator("recorded_at")
-    @classmethod
-    def _in_utc(cls, value: datetime) -> datetime:
-        return as_utc(value)
+    recorded_at: UtcDatetime = Field(default_factory=utc_now)
 
 
 class ProposalRecord(_Record):
@@ -117,17 +119,12 @@ class ProposalRecord(_Record):
     pattern: str | None = None
     signal_ids: list[int] = Field(default_factory=list)
     status: ProposalStatus = "proposed"
-    created_at: AwareDatetime = Field(default_factory=utc_now)
-    decided_at: AwareDatetime | None = None
+    created_at: UtcDatetime = Field(default_factory=utc_now)
+    decided_at: UtcDatetime | None = None
     decided_by: str | None = None
     applied_version: str | None = None
     applied_by: str | None = None
-    applied_at: AwareDatetime | None = None
-
-    @field_validator("created_at", "decided_at", "applied_at")
-    @classmethod
-    def _in_utc(cls, value: datetime | None) -> datetime | None:
-        return _utc(value)
+    applied_at: UtcDatetime | None = None
 
 
 class RubricScoreRecord(_Record):
@@ -147,12 +144,7 @@ class RubricScoreRecord(_Record):
     rubric: str = Field(min_length=1, max_length=200)
     judge: str = Field(min_length=1, max_length=200)
     scores: JsonObject
-    recorded_at: AwareDatetime = Field(default_factory=utc_now)
-
-    @field_validator("recorded_at")
-    @classmethod
-    def _in_utc(cls, value: datetime) -> datetime:
-        return as_utc(value)
+    recorded_at: UtcDatetime = Field(default_factory=utc_now)
 
 
 class LoopStore(Protocol):

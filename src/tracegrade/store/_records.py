@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Literal, TypeVar
+from typing import TYPE_CHECKING, Annotated, Literal, TypeVar
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, JsonValue, field_validator
+from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field, JsonValue
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -38,6 +38,10 @@ def as_utc(moment: datetime) -> datetime:
     return moment.astimezone(UTC)
 
 
+UtcDatetime = Annotated[AwareDatetime, AfterValidator(as_utc)]
+"""A record's time: timezone-aware on the way in, held (and stored) in UTC."""
+
+
 class _Record(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -56,17 +60,12 @@ class RunRecord(_Record):
     """
 
     run_id: str = Field(min_length=1)
-    started_at: AwareDatetime = Field(default_factory=utc_now)
-    finished_at: AwareDatetime | None = None
+    started_at: UtcDatetime = Field(default_factory=utc_now)
+    finished_at: UtcDatetime | None = None
     lane: str
     registry_version: str
     status: RunStatus = "running"
     summary: JsonObject = Field(default_factory=dict)
-
-    @field_validator("started_at", "finished_at")
-    @classmethod
-    def _in_utc(cls, value: datetime | None) -> datetime | None:
-        return None if value is None else as_utc(value)
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -99,12 +98,7 @@ class CaseResultRecord(_Record):
     outcome: Outcome
     metric: float | None = None
     payload: JsonObject = Field(default_factory=dict)
-    recorded_at: AwareDatetime = Field(default_factory=utc_now)
-
-    @field_validator("recorded_at")
-    @classmethod
-    def _in_utc(cls, value: datetime) -> datetime:
-        return as_utc(value)
+    recorded_at: UtcDatetime = Field(default_factory=utc_now)
 
     @property
     def key(self) -> CaseKey:
@@ -127,13 +121,8 @@ class BaselineRecord(_Record):
     touchpoint: str = Field(min_length=1)
     run_id: str = Field(min_length=1)
     metric: float | None
-    promoted_at: AwareDatetime = Field(default_factory=utc_now)
+    promoted_at: UtcDatetime = Field(default_factory=utc_now)
     outcomes: dict[str, tuple[Outcome, ...]]
-
-    @field_validator("promoted_at")
-    @classmethod
-    def _in_utc(cls, value: datetime) -> datetime:
-        return as_utc(value)
 
 
 class TouchpointVersionRecord(_Record):
@@ -153,13 +142,8 @@ class TouchpointVersionRecord(_Record):
     version: str = Field(min_length=1)
     registry_version: str
     hashes: dict[str, str]
-    recorded_at: AwareDatetime = Field(default_factory=utc_now)
+    recorded_at: UtcDatetime = Field(default_factory=utc_now)
     recorded_by: str | None = None
-
-    @field_validator("recorded_at")
-    @classmethod
-    def _in_utc(cls, value: datetime) -> datetime:
-        return as_utc(value)
 
 
 RecordT = TypeVar("RecordT", bound=_Record)
