@@ -13,7 +13,6 @@ keys the model ignores: ``otlp`` (the spans received so far, as an OTLP JSON exp
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -45,7 +44,6 @@ if TYPE_CHECKING:
 __all__ = [
     "OTLP_KEY",
     "PROBLEM_KEY",
-    "Received",
     "receive",
     "received_trace",
     "spans_of",
@@ -58,25 +56,6 @@ PROBLEM_KEY = "problem"
 """The key of a stored trace's JSON that says why it is not read or graded (else ``None``)."""
 UNREAD_FORMAT = "otlp"
 """The ``source_format`` of a stored trace whose spans could not be read as a run yet."""
-
-
-@dataclass(frozen=True, slots=True)
-class Received:
-    """What one trace of a request became.
-
-    Attributes:
-        trace_id: The trace id.
-        new: The trace was not stored before this request.
-        spans: How many spans it holds now, merged.
-        touchpoint: The touchpoint it was given, or ``None``.
-        problem: Why it is not read or graded; ``None`` when it was.
-    """
-
-    trace_id: str
-    new: bool
-    spans: int
-    touchpoint: str | None
-    problem: str | None
 
 
 def spans_of(record: ReceivedTraceRecord) -> list[SpanEntry]:
@@ -159,8 +138,8 @@ def receive(
     *,
     project: Project | None = None,
     now: datetime | None = None,
-) -> list[Received]:
-    """Merge, read, grade and store every trace of one request; what each became.
+) -> None:
+    """Merge, read, grade and store every trace of one request.
 
     Args:
         store: Where received traces are kept.
@@ -170,19 +149,7 @@ def receive(
         now: The receive time (default: now).
     """
     moment = now or utc_now()
-    done: list[Received] = []
     for trace_id, new in batch.traces.items():
         # One transaction with the read: a merge in another server process waits for it.
         merge = partial(_merged_record, trace_id, new, project, moment)
-        record, is_new = store.merge_received_trace(trace_id, merge)
-        problem = record.trace.get(PROBLEM_KEY)
-        done.append(
-            Received(
-                trace_id=trace_id,
-                new=is_new,
-                spans=len(spans_of(record)),
-                touchpoint=record.touchpoint,
-                problem=problem if isinstance(problem, str) else None,
-            )
-        )
-    return done
+        store.merge_received_trace(trace_id, merge)
