@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from pydantic import ValidationError
 
 from tracegrade.cost._files import packaged_prices
+from tracegrade.cost._prices import cost_of
 from tracegrade.cost._usage import (
     Usage,
     field_of,
@@ -113,7 +114,7 @@ def _priced(model: str, usage: Usage, table: PriceTable, details: JsonObject) ->
     if found is None:
         return None
     details["priced_as"] = found[0]
-    return table.price(model, usage)
+    return cost_of(usage, found[1])
 
 
 def repriced(call: AiCallRecord, prices: PriceTable) -> AiCallRecord:
