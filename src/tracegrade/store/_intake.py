@@ -103,10 +103,6 @@ def _row_record(row: sa.Row[Any]) -> ReceivedTraceRecord:
     )
 
 
-def _values(record: ReceivedTraceRecord) -> dict[str, Any]:
-    return validated(record).model_dump()
-
-
 def merged(trace_id: str, stored: ReceivedTraceRecord | None, merge: Merge) -> ReceivedTraceRecord:
     """``merge(stored)``, validated, checked to be under ``trace_id``."""
     record = validated(merge(stored))
