@@ -1,9 +1,12 @@
 """Verdicts: grade a run (answer grade, unread claims, provenance) and check predictions (pure)."""
 
 from tracegrade.verdicts._grade import (
+    NO_QUESTION,
+    asked_texts,
     check,
     grade,
     grade_answer,
+    grade_extracted,
     grade_figures,
     grade_observed,
     grade_provenance,
@@ -13,6 +16,7 @@ from tracegrade.verdicts._model import (
     Expectation,
     FigureSupport,
     Grade,
+    GradedAnswerClaim,
     GradedClaim,
     GradedFigure,
     Provenance,
@@ -21,18 +25,22 @@ from tracegrade.verdicts._model import (
 )
 
 __all__ = [
+    "NO_QUESTION",
     "AnswerGrade",
     "Expectation",
     "FigureSupport",
     "Grade",
+    "GradedAnswerClaim",
     "GradedClaim",
     "GradedFigure",
     "Provenance",
     "Sighting",
     "TextResult",
+    "asked_texts",
     "check",
     "grade",
     "grade_answer",
+    "grade_extracted",
     "grade_figures",
     "grade_observed",
     "grade_provenance",

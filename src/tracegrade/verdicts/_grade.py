@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from tracegrade._text import collapse, is_blank
-from tracegrade.claims import extract_claims
+from tracegrade.claims import Question, extract_answer_claims, extract_claims
 from tracegrade.figures import FigureSources, anchor_pattern, extract_figures
 from tracegrade.observations import observe
-from tracegrade.support import support
+from tracegrade.support import support, support_answer_claims
+from tracegrade.traces import UserFrame
 from tracegrade.verdicts._model import (
     AnswerGrade,
     Expectation,
@@ -20,18 +21,25 @@ from tracegrade.verdicts._model import (
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from tracegrade.claims import Claim, Question
+    from tracegrade.claims import Claim
     from tracegrade.observations import Decoder, LineObservation, Observations
     from tracegrade.traces import Trace
 
 __all__ = [
+    "NO_QUESTION",
+    "asked_texts",
     "check",
     "grade",
     "grade_answer",
+    "grade_extracted",
     "grade_figures",
     "grade_observed",
     "grade_provenance",
 ]
+
+
+NO_QUESTION = Question(id="-")
+"""What a run is graded against when no question file is given: no facts, no tell."""
 
 
 def grade_answer(answer: str, claims: Sequence[Claim], *, any_tool_failed: bool) -> AnswerGrade:
@@ -115,12 +123,57 @@ def grade_figures(trace: Trace, answer: str) -> list[dict[str, object]]:
     return graded
 
 
-def grade_observed(trace: Trace, question: Question, observations: Observations) -> Grade:
-    """Grade a run whose observations are already decoded."""
+def asked_texts(trace: Trace) -> tuple[str, ...]:
+    """What the user said in the run: the task and every human message."""
+    said = [frame.content for frame in trace.frames if isinstance(frame, UserFrame)]
+    return tuple(dict.fromkeys([trace.task, *said]))
+
+
+def grade_extracted(
+    trace: Trace, observations: Observations, figures: Sequence[dict[str, object]]
+) -> list[dict[str, object]]:
+    """Every claim extracted from the final answer, with its support, as plain values."""
+    claims = extract_answer_claims(trace.final_answer, asked=asked_texts(trace))
+    if not claims:
+        return []
+    evidence: dict[tuple[int, int], tuple[str, ...]] = {}
+    for figure in figures:
+        where = (int(str(figure["start"])), int(str(figure["end"])))
+        seen = figure["evidence"]
+        evidence[where] = tuple(seen) if isinstance(seen, tuple) else ()
+    return [
+        {
+            "kind": item.claim.kind,
+            "raw": item.claim.raw,
+            "text": item.claim.text,
+            "start": item.claim.start,
+            "end": item.claim.end,
+            "given": item.claim.given,
+            "hedged": item.claim.hedged,
+            "support": item.support,
+            "evidence": item.evidence,
+        }
+        for item in support_answer_claims(claims, observations, evidence)
+    ]
+
+
+def grade_observed(
+    trace: Trace, question: Question, observations: Observations, *, auto: bool = False
+) -> Grade:
+    """Grade a run whose observations are already decoded.
+
+    Args:
+        trace: The run.
+        question: What it was asked; :data:`NO_QUESTION` when there is no question file.
+        observations: Its observations.
+        auto: Also extract every checkable claim of the answer and grade each.
+    """
     answer = trace.final_answer
     claims = extract_claims(answer, question)
     supported = support(claims, observations)
     provenance, truth, copies = _provenance(observations, question)
+    figures = grade_figures(trace, answer)
+    extracted = grade_extracted(trace, observations, figures) if auto else []
     # One validation of the whole tree from plain values: cheaper than a model per claim
     # and per sighting, which on small traces cost more than the grading itself.
     return Grade.model_validate(
@@ -146,24 +199,28 @@ def grade_observed(trace: Trace, question: Question, observations: Observations)
             "truth": truth,
             "copies": copies,
             "final_answer": collapse(answer),
-            "figures": grade_figures(trace, answer),
+            "figures": figures,
             "as_text": [{"frame": frame, "tool": tool} for frame, tool in observations.as_text],
+            "extracted": extracted,
         }
     )
 
 
 def grade(
     trace: Trace,
-    question: Question,
+    question: Question | None = None,
     *,
+    auto: bool = False,
     strict: bool | None = None,
     decoders: Sequence[Decoder] = (),
 ) -> Grade:
-    """Grade one run against one question.
+    """Grade one run against one question, or with no question at all.
 
     Args:
         trace: The run.
-        question: What it was asked, and how to check the answer.
+        question: What it was asked, and how to check the answer; ``None``: graded by the
+            claims extracted from its answer alone (``auto`` is then implied).
+        auto: Also extract every checkable claim of the answer and grade each.
         strict: See :func:`~tracegrade.observations.observe` (default: strict for native
             traces, lenient for other formats).
         decoders: Extra decoders for this run's tools (a suite's ``[decoders.TOOL]``).
@@ -171,14 +228,17 @@ def grade(
     Raises:
         UnreadableResultError: A tool result could not be decoded (see ``observe``).
     """
-    return grade_observed(trace, question, observe(trace, strict=strict, decoders=decoders))
+    observations = observe(trace, strict=strict, decoders=decoders)
+    if question is None:
+        return grade_observed(trace, NO_QUESTION, observations, auto=True)
+    return grade_observed(trace, question, observations, auto=auto)
 
 
 def check(result: Grade, expectation: Expectation) -> tuple[str, ...]:
     """The ways a grade differs from its expectation, in a fixed order; empty when it holds.
 
-    Answer, then provenance, then unread claims, then unsourced figures; the last two
-    compared as sets (sorted, comma-joined).
+    Answer, then provenance, then unread claims, then unsourced figures, then unsupported
+    extracted claims; the last three compared as sets (sorted, comma-joined).
     """
     mismatches: list[str] = []
     if expectation.answer is not None and result.answer != expectation.answer:
@@ -195,4 +255,9 @@ def check(result: Grade, expectation: Expectation) -> tuple[str, ...]:
         got = ",".join(sorted(figure.raw for figure in result.unsourced_figures))
         if expected != got:
             mismatches.append(f"unsourced: expected [{expected}], got [{got}]")
+    if expectation.unsupported is not None:
+        expected = ",".join(sorted(set(expectation.unsupported)))
+        got = ",".join(sorted({claim.raw for claim in result.unsupported_claims}))
+        if expected != got:
+            mismatches.append(f"unsupported: expected [{expected}], got [{got}]")
     return tuple(mismatches)

@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from tracegrade.claims import ClaimKind
 from tracegrade.figures import FigureKind
 from tracegrade.support import Support
 from tracegrade.traces import Outcome
@@ -15,6 +16,7 @@ __all__ = [
     "Expectation",
     "FigureSupport",
     "Grade",
+    "GradedAnswerClaim",
     "GradedClaim",
     "GradedFigure",
     "Provenance",
@@ -83,6 +85,39 @@ class GradedFigure(BaseModel):
     evidence: tuple[str, ...]
 
 
+class GradedAnswerClaim(BaseModel):
+    """A claim extracted from the answer with no question file, and its support.
+
+    Attributes:
+        kind: ``figure``, ``path``, ``url``, ``email``, ``identifier``, ``quote``, ``id``,
+            ``date``, ``name`` or ``quantity`` (docs/claims.md).
+        raw: As written in the final answer.
+        text: Normalised.
+        start: Where it starts in the (uncollapsed) final answer.
+        end: Where it ends (exclusive).
+        given: The user's own messages said it; never counted as unsupported.
+        hedged: The answer only guesses it; graded, reported apart.
+        support: ``read``, ``named-only`` or ``unsupported``.
+        evidence: Observation ids behind ``support`` (a frame, ``f4``, for figures).
+    """
+
+    model_config = _FROZEN
+    kind: ClaimKind
+    raw: str
+    text: str
+    start: int
+    end: int
+    given: bool = False
+    hedged: bool = False
+    support: Support
+    evidence: tuple[str, ...]
+
+    @property
+    def counted(self) -> bool:
+        """Whether it counts in the grounded share: every claim the user did not give."""
+        return not self.given
+
+
 class TextResult(BaseModel):
     """A tool result no decoder recognised, read as plain text (lenient mode).
 
@@ -115,6 +150,8 @@ class Grade(BaseModel):
         final_answer: The final answer with whitespace collapsed.
         figures: Every figure of the (uncollapsed) final answer, read or unsupported.
         as_text: Results no decoder recognised, read as plain text: said, never silent.
+        extracted: Every checkable claim of the answer found with no question file, in answer
+            order (empty unless extraction was asked for: no question, or a case's ``auto``).
     """
 
     model_config = _FROZEN
@@ -133,6 +170,20 @@ class Grade(BaseModel):
     final_answer: str
     figures: tuple[GradedFigure, ...] = ()
     as_text: tuple[TextResult, ...] = ()
+    extracted: tuple[GradedAnswerClaim, ...] = ()
+
+    @property
+    def unsupported_claims(self) -> tuple[GradedAnswerClaim, ...]:
+        """Extracted claims no tool showed and the user did not give, in answer order."""
+        return tuple(c for c in self.extracted if c.support == "unsupported" and not c.given)
+
+    @property
+    def grounded_share(self) -> float | None:
+        """Read claims over every extracted claim the user did not give; ``None`` if none."""
+        counted = [claim for claim in self.extracted if claim.counted]
+        if not counted:
+            return None
+        return sum(claim.support == "read" for claim in counted) / len(counted)
 
     @property
     def unsourced_figures(self) -> tuple[GradedFigure, ...]:
@@ -149,6 +200,8 @@ class Expectation(BaseModel):
         unread: The expected unread claim ids, compared as a set.
         unsourced: The figures of the answer no source showed, as written in the answer,
             compared as a set.
+        unsupported: The extracted claims no tool showed (and the user did not give), as
+            written in the answer, compared as a set.
     """
 
     model_config = _FROZEN
@@ -156,3 +209,4 @@ class Expectation(BaseModel):
     provenance: Provenance | None = None
     unread: tuple[str, ...] | None = None
     unsourced: tuple[str, ...] | None = None
+    unsupported: tuple[str, ...] | None = None

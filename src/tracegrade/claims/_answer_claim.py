@@ -1,0 +1,69 @@
+"""AnswerClaim: one checkable thing an answer asserts, and how a source shows it."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+__all__ = ["AnswerClaim", "ClaimKind", "form_pattern", "shown_in"]
+
+ClaimKind = Literal[
+    "figure", "path", "url", "email", "identifier", "quote", "id", "date", "name", "quantity"
+]
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerClaim:
+    """One checkable thing the answer asserts, found with no question file.
+
+    Attributes:
+        kind: What was found: ``figure``, ``path``, ``url``, ``email``, ``identifier``,
+            ``quote``, ``id``, ``date``, ``name`` or ``quantity``.
+        raw: As written in the answer, ``answer[start:end]``.
+        text: Normalised; two claims of one kind with the same text are the same claim.
+        start: Where ``raw`` starts in the answer.
+        end: Where ``raw`` ends (exclusive).
+        forms: The written forms any of which, found in a source as a whole word (compared
+            case-insensitively), shows the claim; never empty. Figures are looked up by
+            value instead (docs/figures.md) and keep their raw text here.
+        hedged: The sentence only guesses ("likely", "might", "try opening"): still graded,
+            reported apart.
+        given: The user's own messages said it: reported, never counted as unsupported.
+    """
+
+    kind: ClaimKind
+    raw: str
+    text: str
+    start: int
+    end: int
+    forms: tuple[str, ...]
+    hedged: bool = False
+    given: bool = False
+
+
+def form_pattern(form: str) -> re.Pattern[str]:
+    """A case-insensitive pattern for ``form`` as a whole word.
+
+    A form that starts (ends) with a letter or digit must not be preceded (followed) by one:
+    ``NOS-18`` is not shown by ``NOS-183``, ``25 countries`` not by ``125 countries``.
+    """
+    head = r"(?<![^\W_])" if form[:1].isalnum() else ""
+    tail = r"(?![^\W_])" if form[-1:].isalnum() else ""
+    return re.compile(head + re.escape(form) + tail, re.IGNORECASE)
+
+
+def shown_in(form: str, texts: Iterable[str]) -> bool:
+    """Whether any text holds ``form`` as a whole word, case-insensitively."""
+    lowered = form.lower()
+    pattern: re.Pattern[str] | None = None
+    for text in texts:
+        if lowered not in text.lower():
+            continue
+        pattern = pattern or form_pattern(form)
+        if pattern.search(text):
+            return True
+    return False
