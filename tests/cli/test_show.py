@@ -118,6 +118,13 @@ def test_show_claims_of_a_result_no_decoder_knows_is_refused_unless_lenient(
     assert "  claims       3: 1 read, 0 named-only, 2 unsupported; grounded share 0%" in lenient.out
 
 
+def test_show_lenient_without_claims_is_a_usage_error(capsys: pytest.CaptureFixture[str]):
+    refused = run_cli(capsys, "show", str(CHAT), "--lenient")
+
+    assert (refused.code, refused.out) == (2, "")
+    assert "--strict/--lenient apply only with --claims" in refused.err
+
+
 def test_convert_to_native_reads_back_the_same_trace(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ):

@@ -38,7 +38,7 @@ from tracegrade.web._intake import spans_of
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from tracegrade.store import SqlStore
+    from tracegrade.store import ReceivedTraceRecord, SqlStore
 
 
 FRAME_TYPES = ["user", "tool_call", "tool_result", "assistant"]
@@ -447,6 +447,28 @@ def test_received_traces_are_listed_and_shown_by_the_api(client: TestClient) -> 
     assert figures["$500"]["frames"] == []
     assert detail["trace"]["grounded_share"] == detail_share(extracted)
     assert client.get(f"/api/traces/{'f' * 32}").status_code == 404
+
+
+def test_a_grade_stored_before_claims_were_extracted_is_shown_as_stored(
+    client: TestClient, store: SqlStore
+) -> None:
+    post_json(client, json_export(openinference_spans()))
+    legacy = grade_of(store) | {"question_id": "live", "extracted": [], "unread": ["path-1"]}
+    legacy["claims"] = [
+        {"id": "path-1", "text": "billing/config.py", "in_answer": True,
+         "support": "unsupported", "evidence": []},
+    ]  # fmt: skip
+
+    def stored_as_before(stored: ReceivedTraceRecord | None) -> ReceivedTraceRecord:
+        assert stored is not None
+        return stored.model_copy(update={"grade": legacy})
+
+    store.merge_received_trace(TRACE, stored_as_before)
+    (item,) = client.get("/api/traces").json()
+    trace = client.get(f"/api/traces/{TRACE}").json()["trace"]
+    assert (item["claims"], item["unread"]) == (1, 1)
+    assert ([c["id"] for c in trace["claims"]], trace["extracted"]) == (["path-1"], [])
+    assert 'id="claims"' in client.get(f"/traces/{TRACE}").text
 
 
 def detail_share(extracted: list[dict[str, Any]]) -> float:

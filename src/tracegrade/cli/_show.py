@@ -141,6 +141,8 @@ def show_command(
     """
     from tracegrade.traces import read_traces
 
+    if strict is not None and not claims:
+        raise click.UsageError("--strict/--lenient apply only with --claims (nothing is graded)")
     traces = list(read_traces(trace_file, format_name=format_name))
     # Every trace is graded before anything is printed: a bad one leaves no partial output.
     grades = [_graded(trace_file, trace, strict) if claims else None for trace in traces]
