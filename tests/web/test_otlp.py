@@ -440,6 +440,8 @@ def test_received_traces_are_listed_and_shown_by_the_api(client: TestClient) -> 
     not_read = [c for c in extracted if c["support"] != "read" and not c["given"]]
     assert listed[0]["unread"] == len(not_read) >= 1  # $500
     assert listed[0]["unsourced"] == 1
+    assert listed[0]["grounded_share"] == detail["trace"]["grounded_share"] > 0  # 45 days
+    assert f"{listed[0]['grounded_share'] * 100:.0f}%</td>" in client.get("/traces").text
     assert client.get("/api/traces?touchpoint=other").json() == []
     assert detail["trace"]["answer"] == ANSWER
     figures = {c["raw"]: c for c in extracted if c["kind"] == "figure"}

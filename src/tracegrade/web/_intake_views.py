@@ -49,6 +49,8 @@ class ReceivedTraceItem(_Model):
         unread: How many of them no tool returned as content (named only or unsupported),
             leaving out those the user's own message gave.
         unsourced: How many figures of the answer no source showed.
+        grounded_share: Read extracted claims over those the user did not give; ``None``
+            when there are none (or the trace is not graded).
         problem: Why it is not read or graded; ``None`` when it was.
     """
 
@@ -62,6 +64,7 @@ class ReceivedTraceItem(_Model):
     claims: int
     unread: int
     unsourced: int
+    grounded_share: float | None = None
     problem: str | None
 
 
@@ -108,6 +111,7 @@ def received_item(record: ReceivedTraceRecord) -> ReceivedTraceItem:
         claims=len(grade.claims) + len(grade.extracted) if grade is not None else 0,
         unread=_unread(grade),
         unsourced=len(grade.unsourced_figures) if grade is not None else 0,
+        grounded_share=grade.grounded_share if grade is not None else None,
         problem=problem if isinstance(problem, str) else None,
     )
 
