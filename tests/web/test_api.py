@@ -169,6 +169,31 @@ def test_a_read_claim_points_at_the_tool_result_frame(client: TestClient):
     assert "45" in days["evidence"][0]["text"]
 
 
+def test_a_grade_case_lists_the_answers_extracted_claims_beside_its_facts(client: TestClient):
+    read = client.get(f"/api/cases/{_case_id(client, 'refund_window_grader', 'read-source.json')}")
+    guess = client.get(
+        f"/api/cases/{_case_id(client, 'refund_window_grader', 'listing-guess.json')}"
+    )
+
+    trace = read.json()["trace"]
+    figures = [item for item in trace["extracted"] if item["kind"] == "figure"]
+    assert [(f["raw"], f["support"], f["evidence_ids"], f["frames"]) for f in figures] == [
+        ("45 days", "read", ["f4"], [4])
+    ]
+    at = trace["extracted"].index(figures[0])
+    (piece,) = [piece for piece in trace["pieces"] if piece["extracted"] == at]
+    assert (piece["text"], piece["figure"]) == ("45 days", 0)
+    assert "shows the answer's figure 45 days" in [m["text"] for m in trace["frames"][4]["marks"]]
+    counted = [item for item in trace["extracted"] if not item["given"]]
+    read_share = sum(item["support"] == "read" for item in counted) / len(counted)
+    assert trace["grounded_share"] == read_share
+    assert "extracted" not in trace["grade"]  # shown with its evidence, not twice
+    guessed = guess.json()["trace"]["extracted"]
+    assert [(c["raw"], c["support"], c["frames"]) for c in guessed if c["kind"] == "figure"] == [
+        ("45 days", "unsupported", [])
+    ]
+
+
 def test_a_guard_block_is_shown_at_its_frame(client: TestClient):
     case_id = _case_id(client, "spreadsheet_figures", "traces/sheet-invented.json#frame3")
 
@@ -245,8 +270,9 @@ def test_pages_render_the_same_data(client: TestClient, example_store: SqlStore)
     assert 'class="band"' in touchpoint.text  # two repeats: a variance band
     assert 'id="cost-trend"' in touchpoint.text
     assert "create_spreadsheet: unsourced $2,750,000" in run.text
-    assert 'class="figure-mark unsourced"' in case.text
+    assert "figure-mark unsourced" in case.text  # grep-only's 45 days: not read
     assert 'class="claim-mark support-read"' in case.text
+    assert 'id="extracted-stated"' in case.text
     assert "gpt-4o-mini" in cost.text
     assert len(example_store.list_runs()) == 2
 

@@ -115,3 +115,27 @@ def test_a_hostile_trace_executes_nothing(tab: Page, hostile: tuple[str, Project
         assert "onerror=" in tab.inner_text("#frame-2")
         assert tab.locator("section.evidence.shown").count() == 1  # the script still ran
     store.close()
+
+
+def test_a_case_pages_answer_marks_its_extracted_claims_each_linked_to_its_frame(
+    tab: Page, example_server: Server
+):
+    tab.goto(example_server.url + "/runs/example-run-2?touchpoint=refund_window_grader")
+    tab.click("#cases a.case-link:text-is('read-source.json')")
+    tab.wait_for_url("**/cases/*")
+
+    assert "FIGURE" in tab.inner_text("#extracted-stated")  # its kind, in small capitals
+    tab.click("#extracted-stated a.claim:has-text('45 days')")
+
+    shown = tab.locator("section.evidence.shown")
+    assert shown.count() == 1
+    assert "read at frame 4" in shown.inner_text()
+    assert "highlight" in (tab.get_attribute("#frame-4", "class") or "")
+    assert "shows the answer's figure 45 days" in tab.inner_text("#frame-4")
+    assert tab.locator("#claims a.claim").count() >= 1  # the expected facts stay beside them
+
+    tab.goto(example_server.url + "/runs/example-run-2?touchpoint=refund_window_grader")
+    tab.click("#cases a.case-link:text-is('listing-guess.json')")
+    tab.wait_for_url("**/cases/*")
+    tab.click("#extracted-stated a.claim:has-text('45 days')")
+    assert "No tool showed it." in tab.inner_text("section.evidence.shown")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 from typing import TYPE_CHECKING, Any
 
+import httpx
 import orjson
 import pytest
 from fastapi.testclient import TestClient
@@ -13,6 +14,7 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
     ExportTraceServiceResponse,
 )
 
+from tests.web._browser import Server
 from tests.web._otlp_bodies import (
     ANSWER,
     GENAI_TRACE,
@@ -25,6 +27,7 @@ from tests.web._otlp_bodies import (
     json_export,
     json_span,
     local_client,
+    needs_scanner,
     openinference_spans,
 )
 from tracegrade.evals import load_project
@@ -35,7 +38,7 @@ from tracegrade.web._intake import spans_of
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from tracegrade.store import SqlStore
+    from tracegrade.store import ReceivedTraceRecord, SqlStore
 
 
 FRAME_TYPES = ["user", "tool_call", "tool_result", "assistant"]
@@ -58,8 +61,9 @@ def grade_of(store: SqlStore, trace_id: str = TRACE) -> dict[str, Any]:
     return record.grade
 
 
-def supports(grade: dict[str, Any]) -> dict[str, str]:
-    return {claim["text"]: claim["support"] for claim in grade["claims"]}
+def supports(grade: dict[str, Any], kind: str = "figure") -> dict[str, str]:
+    """The support of each extracted claim of one kind, by its text as written."""
+    return {claim["raw"]: claim["support"] for claim in grade["extracted"] if claim["kind"] == kind}
 
 
 def test_an_openinference_json_export_is_stored_read_and_graded(
@@ -79,13 +83,10 @@ def test_an_openinference_json_export_is_stored_read_and_graded(
     assert trace.final_answer == ANSWER
     assert [frame.type for frame in trace.frames] == FRAME_TYPES
     grade = grade_of(store)
-    assert grade["question_id"] == "live"
+    assert grade["question_id"] == "-"  # asked nothing we know of
     assert grade["answer"] == "ungraded"  # no expected facts: nothing to compare with
-    assert supports(grade) == {
-        "45 days": "read",
-        "billing/config.py": "unsupported",  # only in the call's arguments: never evidence
-        "$500": "unsupported",
-    }
+    assert grade["claims"] == []
+    assert supports(grade) == {"45 days": "read", "$500": "unsupported"}
     assert [figure["raw"] for figure in grade["figures"] if figure["support"] == "unsupported"] == [
         "$500"
     ]
@@ -105,7 +106,7 @@ def test_a_protobuf_export_is_answered_in_protobuf(client: TestClient, store: Sq
     assert trace.tool_path == ("get_weather",)
     assert trace.model == "gpt-4o"
     grade = grade_of(store, GENAI_TRACE.hex())
-    assert supports(grade) == {"57°F": "read", "1,200": "unsupported"}
+    assert supports(grade) == {"1,200": "unsupported"}
     assert [f["raw"] for f in grade["figures"]] == ["1,200"]
 
 
@@ -228,7 +229,7 @@ def test_spans_of_one_trace_sent_in_two_requests_are_merged(
     early = store.get_received_trace(TRACE)
     assert early is not None
     assert Trace.model_validate(early.trace).final_answer == ""  # no answer yet
-    assert grade_of(store)["claims"] == []
+    assert grade_of(store)["extracted"] == []
     assert post_json(client, json_export([last, agent])).status_code == 200
     merged = store.get_received_trace(TRACE)
     assert merged is not None
@@ -303,6 +304,31 @@ def test_the_touchpoint_comes_from_the_attribute_or_a_registry_service_name(
     assert record.touchpoint == expected
 
 
+def test_a_run_no_touchpoint_claims_is_graded_on_arrival_and_shown(
+    store: SqlStore, project: Any
+) -> None:
+    export = json_export(openinference_spans(), {"service.name": "some-other-service"})
+    with Server(create_app(store, project=project)) as served:
+        sent = httpx.post(f"{served.url}/v1/traces", content=json_body(export), headers=JSON)
+        page = httpx.get(f"{served.url}/traces/{TRACE}")
+        api = httpx.get(f"{served.url}/api/traces/{TRACE}").json()
+    assert (sent.status_code, sent.json()) == (200, {})
+    record = store.get_received_trace(TRACE)
+    assert record is not None
+    assert record.touchpoint is None  # the registry has only weather-agent
+    assert supports(grade_of(store)) == {"45 days": "read", "$500": "unsupported"}
+    assert [c["raw"] for c in api["trace"]["extracted"]] == [
+        c["raw"] for c in grade_of(store)["extracted"]
+    ]
+    days = api["trace"]["extracted"].index(
+        next(c for c in api["trace"]["extracted"] if c["raw"] == "45 days")
+    )
+    assert page.status_code == 200
+    assert f'href="#evidence-e{days}" data-claim="e{days}"' in page.text
+    assert 'id="extracted-stated"' in page.text
+    assert "shows the answer&#39;s figure 45 days" in page.text  # at the tool result's frame
+
+
 def _listing_run(touchpoint: str) -> dict[str, Any]:
     """A run whose list_docs tool returns file names, and whose answer names one of them."""
     listing = '{"files": ["billing/config.py", "README.md"]}'
@@ -314,6 +340,7 @@ def _listing_run(touchpoint: str) -> dict[str, Any]:
     return json_export(spans, {"tracegrade.touchpoint": touchpoint})
 
 
+@needs_scanner("path", "The window is set in billing/config.py.")
 @pytest.mark.parametrize(
     ("touchpoint", "support"),
     [
@@ -337,9 +364,9 @@ def test_a_grade_suite_touchpoint_grades_with_its_decoders(
     )
     client = local_client(store, load_project(folder / "tracegrade.toml"))
     assert post_json(client, _listing_run(touchpoint)).status_code == 200
-    assert supports(grade_of(store)) == {"billing/config.py": support}
+    assert supports(grade_of(store), "path") == {"billing/config.py": support}
     detail = client.get(f"/api/traces/{TRACE}").json()
-    (claim,) = detail["trace"]["claims"]
+    (claim,) = [c for c in detail["trace"]["extracted"] if c["kind"] == "path"]
     assert claim["support"] == support
     assert claim["evidence"][0]["frame"] == 2  # found again under the same observation id
 
@@ -407,15 +434,49 @@ def test_received_traces_are_listed_and_shown_by_the_api(client: TestClient) -> 
     post_json(client, json_export(openinference_spans(), {"tracegrade.touchpoint": "refunds"}))
     listed = client.get("/api/traces").json()
     assert [item["trace_id"] for item in listed] == [TRACE]
-    assert listed[0]["unread"] == 2
-    assert listed[0]["unsourced"] == 1
-    assert client.get("/api/traces?touchpoint=other").json() == []
     detail = client.get(f"/api/traces/{TRACE}").json()
+    extracted = detail["trace"]["extracted"]
+    assert listed[0]["claims"] == len(extracted) >= 2
+    not_read = [c for c in extracted if c["support"] != "read" and not c["given"]]
+    assert listed[0]["unread"] == len(not_read) >= 1  # $500
+    assert listed[0]["unsourced"] == 1
+    assert listed[0]["grounded_share"] == detail["trace"]["grounded_share"] > 0  # 45 days
+    assert f"{listed[0]['grounded_share'] * 100:.0f}%</td>" in client.get("/traces").text
+    assert client.get("/api/traces?touchpoint=other").json() == []
     assert detail["trace"]["answer"] == ANSWER
-    claims = {claim["text"]: claim for claim in detail["trace"]["claims"]}
-    assert claims["45 days"]["evidence"][0]["frame"] == 2
-    assert claims["45 days"]["evidence"][0]["text"] == "REFUND_WINDOW = '45 days'"
+    figures = {c["raw"]: c for c in extracted if c["kind"] == "figure"}
+    assert figures["45 days"]["frames"] == [2]
+    assert figures["$500"]["frames"] == []
+    assert detail["trace"]["grounded_share"] == detail_share(extracted)
     assert client.get(f"/api/traces/{'f' * 32}").status_code == 404
+
+
+def test_a_grade_stored_before_claims_were_extracted_is_shown_as_stored(
+    client: TestClient, store: SqlStore
+) -> None:
+    post_json(client, json_export(openinference_spans()))
+    legacy = grade_of(store) | {"question_id": "live", "extracted": [], "unread": ["path-1"]}
+    legacy["claims"] = [
+        {"id": "path-1", "text": "billing/config.py", "in_answer": True,
+         "support": "unsupported", "evidence": []},
+    ]  # fmt: skip
+
+    def stored_as_before(stored: ReceivedTraceRecord | None) -> ReceivedTraceRecord:
+        assert stored is not None
+        return stored.model_copy(update={"grade": legacy})
+
+    store.merge_received_trace(TRACE, stored_as_before)
+    (item,) = client.get("/api/traces").json()
+    trace = client.get(f"/api/traces/{TRACE}").json()["trace"]
+    assert (item["claims"], item["unread"]) == (1, 1)
+    assert ([c["id"] for c in trace["claims"]], trace["extracted"]) == (["path-1"], [])
+    assert 'id="claims"' in client.get(f"/traces/{TRACE}").text
+
+
+def detail_share(extracted: list[dict[str, Any]]) -> float:
+    counted = [claim for claim in extracted if not claim["given"]]
+    read: int = sum(claim["support"] == "read" for claim in counted)
+    return read / len(counted)
 
 
 def test_received_trace_pages_escape_the_trace(client: TestClient) -> None:

@@ -1,4 +1,4 @@
-"""The receiver's pure parts: ids, splitting, merging, the touchpoint, claims without facts."""
+"""The receiver's pure parts: ids, splitting, merging, the touchpoint, the no-question grade."""
 
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ from tests.web._otlp_bodies import (
 )
 from tracegrade.errors import TraceFormatError
 from tracegrade.traces import read_trace
-from tracegrade.web._intake_grade import answer_claims, grade_received
+from tracegrade.verdicts import Grade
+from tracegrade.web._intake_grade import grade_received
 from tracegrade.web._otlp_convert import (
     SpanEntry,
     entries_of,
@@ -173,38 +174,10 @@ def test_received_spans_read_as_the_reader_reads_the_export_file() -> None:
     )
 
 
-@pytest.mark.parametrize(
-    ("answer", "claims"),
-    [
-        (
-            "The window is 45 days, set in billing/config.py as `REFUND_DAYS`.",
-            [("figure-1", "45 days"), ("path-1", "billing/config.py"), ("code-1", "REFUND_DAYS")],
-        ),
-        ("It is rainy, 57°F.", [("number-1", "57°F")]),
-        (
-            'See "Annual Report" and README.md: $1,500,000, up 12.5%.',
-            [
-                ("quote-1", "Annual Report"),
-                ("path-1", "README.md"),
-                ("figure-1", "$1,500,000"),
-                ("figure-2", "12.5%"),
-            ],
-        ),
-        ("Nothing to check here, 3 times.", []),  # one digit: not a claim
-        ("45 days, again 45 days and 45.", [("figure-1", "45 days")]),  # repeats taken once
-    ],
-)
-def test_answer_claims_are_its_checkable_strings(
-    answer: str, claims: list[tuple[str, str]]
-) -> None:
-    question = answer_claims(answer)
-    assert question.id == "live"
-    assert [(fact.id, fact.text) for fact in question.facts] == claims
-
-
-def test_a_received_grade_is_ungraded_with_claim_support() -> None:
+def test_a_received_grade_extracts_the_answers_claims_with_no_question() -> None:
     trace = read_received(split_export(json_export(openinference_spans())).traces[TRACE])
-    grade = grade_received(trace)
-    assert grade["answer"] == "ungraded"
-    assert grade["unread"] == ["path-1", "figure-2"]
-    assert grade["claims"][0]["evidence"] == ["f2.1"]
+    grade = Grade.model_validate(grade_received(trace))
+    assert (grade.question_id, grade.answer, grade.claims) == ("-", "ungraded", ())
+    figures = [(c.raw, c.support, c.evidence) for c in grade.extracted if c.kind == "figure"]
+    assert figures == [("45 days", "read", ("f2",)), ("$500", "unsupported", ())]
+    assert [c.raw for c in grade.unsupported_claims if c.kind == "figure"] == ["$500"]

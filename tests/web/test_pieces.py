@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from tests.web._claims import ANSWER, CLAIMS, MARKUP, RESULT, graded_run
 from tracegrade.observations import observe
 from tracegrade.store import TouchpointRunPoint
 from tracegrade.traces import Trace
 from tracegrade.verdicts import GradedClaim
-from tracegrade.web import ClaimView, FigureView
+from tracegrade.web import ClaimView, ExtractedClaimView, FigureView
 from tracegrade.web._charts import trend_chart
 from tracegrade.web._trace import answer_pieces, trace_view
 
@@ -111,3 +112,62 @@ def test_no_band_without_repeats_and_no_baseline_line_without_a_baseline():
     assert chart.band == ""
     assert chart.baseline_y is None
     assert len(chart.dots) == 1
+
+
+def test_extracted_claims_mark_the_answer_at_their_offsets_with_their_evidence():
+    trace, grade = graded_run()
+
+    view = trace_view("run", trace, figures=grade.figures, grade=grade, observations=observe(trace))
+
+    assert "".join(piece.text for piece in view.pieces) == ANSWER
+    marked = [
+        (p.text, view.extracted[p.extracted].kind) for p in view.pieces if p.extracted is not None
+    ]
+    assert marked == [(claim.raw, claim.kind) for claim in CLAIMS]
+    figure = next(piece for piece in view.pieces if piece.figure is not None)
+    assert (figure.text, figure.extracted) == ("45 days", 1)  # the figure's own mark
+    url, days, path, name, date, quote = view.extracted
+    assert [item.text for item in url.evidence] == [RESULT.splitlines()[0]]
+    assert (days.evidence, days.frames) == ((), (2,))  # a figure's evidence is its frame
+    assert (path.support, path.frames) == ("named-only", (2,))
+    assert (name.hedged, name.frames, date.given) == (True, (), True)
+    assert quote.raw == MARKUP
+    assert view.grounded_share == grade.grounded_share == 2 / 5
+    assert [mark.text for mark in view.frames[2].marks] == [
+        "shows the answer's figure 45 days",
+        "shows the answer's url https://example.com/refunds",
+        "names the answer's path billing/config.py",
+    ]
+
+
+def test_an_extracted_claim_overlapping_another_mark_in_part_is_listed_not_marked():
+    answer = "The window is 45 days long."
+    fact = _claim("days", "45 days")
+    inside = _extracted("quantity", answer, "45 days long")  # overlaps the fact in part
+    elsewhere = _extracted("quantity", answer, "window", start=99)  # another answer's offset
+
+    pieces = answer_pieces(answer, (fact,), (), (inside, elsewhere))
+
+    assert [(p.text, p.claim, p.extracted) for p in pieces if p.claim or p.extracted] == [
+        ("45 days", "days", None)
+    ]
+    assert "".join(piece.text for piece in pieces) == answer
+
+
+def test_an_extracted_claim_at_exactly_a_facts_place_shares_its_mark():
+    answer = "See billing/config.py."
+    fact = _claim("file", "billing/config.py")
+
+    pieces = answer_pieces(answer, (fact,), (), (_extracted("path", answer, "billing/config.py"),))
+
+    assert [(p.text, p.claim, p.extracted) for p in pieces if p.claim] == [
+        ("billing/config.py", "file", 0)
+    ]
+
+
+def _extracted(kind: str, answer: str, raw: str, start: int | None = None) -> ExtractedClaimView:
+    at = answer.index(raw) if start is None else start
+    return ExtractedClaimView(
+        kind=kind, raw=raw, text=raw, start=at, end=at + len(raw), given=False, hedged=False,
+        support="read", evidence_ids=(), evidence=(), frames=(),
+    )  # fmt: skip

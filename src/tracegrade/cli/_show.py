@@ -1,4 +1,8 @@
-"""``tracegrade show`` and ``tracegrade convert``: look at a normalised trace, or save it."""
+"""``tracegrade show`` and ``tracegrade convert``: look at a normalised trace, or save it.
+
+``show --claims`` grades each trace with no question (``grade(trace)``) and lists the
+claims extracted from its final answer after the frames.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +16,7 @@ import click
 
 if TYPE_CHECKING:
     from tracegrade.traces import Frame, Trace
+    from tracegrade.verdicts import Grade, GradedAnswerClaim
 
 __all__ = ["convert_command", "show_command"]
 
@@ -44,7 +49,34 @@ def _frame_line(index: int, frame: Frame) -> str:
     return f"  {index:>4}  {frame.type:<12}{what}{origin}"
 
 
-def _text(path: Path, trace: Trace) -> str:
+def _claim_line(claim: GradedAnswerClaim) -> str:
+    where = f"{claim.start}-{claim.end}"
+    flags = [flag for flag, on in (("given", claim.given), ("hedged", claim.hedged)) if on]
+    evidence = " ".join(claim.evidence) or "-"
+    line = f"  {where:>9}  {claim.kind:<11}{claim.support:<12}{evidence:<10} {_short(claim.raw)}"
+    return line + (f"  ({', '.join(flags)})" if flags else "")
+
+
+def _claims_lines(grade: Grade) -> list[str]:
+    """The claims block: one summary line, then one line per claim in answer order."""
+    claims = grade.extracted
+    if not claims:
+        return ["", "  claims       (none found in the final answer)"]
+    counts = ", ".join(
+        f"{sum(claim.support == support for claim in claims)} {support}"
+        for support in ("read", "named-only", "unsupported")
+    )
+    share = grade.grounded_share
+    shared = "" if share is None else f"; grounded share {share:.0%}"
+    return [
+        "",
+        f"  claims       {len(claims)}: {counts}{shared}",
+        f"  {'at':>9}  {'kind':<11}{'support':<12}{'evidence':<10} claim",
+        *(_claim_line(claim) for claim in claims),
+    ]
+
+
+def _text(path: Path, trace: Trace, grade: Grade | None = None) -> str:
     counts = Counter(frame.type for frame in trace.frames)
     lines = [
         f"{path} ({trace.id}, {trace.source_format})",
@@ -54,37 +86,85 @@ def _text(path: Path, trace: Trace) -> str:
         f"  final answer {_short(trace.final_answer) or '(none)'}",
         "",
         *(_frame_line(index, frame) for index, frame in enumerate(trace.frames)),
+        *(_claims_lines(grade) if grade is not None else ()),
     ]
     return "\n".join(lines)
+
+
+def _graded(path: Path, trace: Trace, strict: bool | None) -> Grade:
+    """The trace graded with no question; an error names the file and the trace."""
+    from tracegrade.errors import TracegradeError
+    from tracegrade.verdicts import grade
+
+    try:
+        return grade(trace, strict=strict)
+    except TracegradeError as exc:
+        raise exc.in_file(f"{path} (trace {trace.id})") from None
 
 
 @click.command("show")
 @click.argument("trace_file", type=click.Path(path_type=Path, dir_okay=False))
 @click.option("--from", "format_name", metavar="FORMAT", help="Read with this trace reader.")
 @click.option(
-    "--format", "output_format", type=click.Choice(["text", "json"]), default="text",
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
     show_default=True,
+)
+@click.option(
+    "--claims",
+    is_flag=True,
+    help="Grade each trace with no question and list the claims found in its final answer:"
+    " kind, support (read, named-only, unsupported), evidence and place.",
+)
+@click.option(
+    "--strict/--lenient", default=None,
+    help="With --claims: strict makes a tool result no decoder recognises an error; lenient"
+    " reads it as plain text. Default: strict for native traces, lenient for other formats.",
 )  # fmt: skip
 def show_command(
-    trace_file: Path, format_name: str | None, output_format: Literal["text", "json"]
+    trace_file: Path,
+    format_name: str | None,
+    output_format: Literal["text", "json"],
+    *,
+    claims: bool,
+    strict: bool | None,
 ) -> None:
     """Print the normalised trace(s) of TRACE_FILE: frames, counts, tool path, final answer.
 
     \b
     Example:
       tracegrade show run.json
+      tracegrade show run.json --claims
       tracegrade show results.json --from tau-bench --format json
     """
     from tracegrade.traces import read_traces
 
+    if strict is not None and not claims:
+        raise click.UsageError("--strict/--lenient apply only with --claims (nothing is graded)")
     traces = list(read_traces(trace_file, format_name=format_name))
+    # Every trace is graded before anything is printed: a bad one leaves no partial output.
+    grades = [_graded(trace_file, trace, strict) if claims else None for trace in traces]
     if output_format == "json":
         import orjson
 
-        data = [trace.model_dump(mode="json") for trace in traces]
+        data: list[object] = [
+            trace.model_dump(mode="json")
+            if graded is None
+            else {
+                "trace": trace.model_dump(mode="json"),
+                "extracted": [claim.model_dump(mode="json") for claim in graded.extracted],
+                "grounded_share": graded.grounded_share,
+            }
+            for trace, graded in zip(traces, grades, strict=True)
+        ]
         click.echo(orjson.dumps(data, option=orjson.OPT_INDENT_2).decode())
     else:
-        click.echo("\n\n".join(_text(trace_file, trace) for trace in traces))
+        blocks = (
+            _text(trace_file, trace, graded) for trace, graded in zip(traces, grades, strict=True)
+        )
+        click.echo("\n\n".join(blocks))
 
 
 @click.command("convert")

@@ -3,8 +3,9 @@
 A stored result holds its outcome and a one-line diagnosis, not the claims. Grading is
 deterministic, so the trace named by the result's work unit is read again from the
 project and graded the way the runner graded it: a grade case against its suite's
-question, a guard case through the guard's replay, a contract case through the contract
-validator. Only files the registry names are read (never a path taken from the store).
+question (every claim of the answer extracted too, beside the expected facts), a guard
+case through the guard's replay, a contract case through the contract validator. Only
+files the registry names are read (never a path taken from the store).
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ def _grade_trace(ctx: Context, contract: Touchpoint, item: str) -> TraceView:
     strict = loaded.suite.suite.strict
     decoders: tuple[Decoder, ...] = loaded.decoders
     observations = observe(trace, strict=strict, decoders=decoders)
-    result = grade(trace, question, strict=strict, decoders=decoders)
+    result = grade(trace, question, auto=True, strict=strict, decoders=decoders)
     mismatches = check(result, case.expect) if case.expect is not None else ()
     return trace_view(
         case.trace,

@@ -44,9 +44,13 @@ class ReceivedTraceItem(_Model):
         spans: How many spans are stored.
         task: The run's first user message; ``None`` when not read.
         answer: The start of its final answer; ``None`` when not read.
-        claims: How many checkable strings the answer has.
-        unread: How many of them no tool returned as content.
+        claims: How many claims of the answer were checked: its extracted claims (and the
+            expected facts of a grade stored before claims were extracted).
+        unread: How many of them no tool returned as content (named only or unsupported),
+            leaving out those the user's own message gave.
         unsourced: How many figures of the answer no source showed.
+        grounded_share: Read extracted claims over those the user did not give; ``None``
+            when there are none (or the trace is not graded).
         problem: Why it is not read or graded; ``None`` when it was.
     """
 
@@ -60,6 +64,7 @@ class ReceivedTraceItem(_Model):
     claims: int
     unread: int
     unsourced: int
+    grounded_share: float | None = None
     problem: str | None
 
 
@@ -80,6 +85,13 @@ def _grade(record: ReceivedTraceRecord) -> Grade | None:
         return None
 
 
+def _unread(grade: Grade | None) -> int:
+    if grade is None:
+        return 0
+    shown = sum(claim.support != "read" and claim.counted for claim in grade.extracted)
+    return len(grade.unread) + shown
+
+
 def received_item(record: ReceivedTraceRecord) -> ReceivedTraceItem:
     """The list row of a stored received trace."""
     trace = received_trace(record)
@@ -96,9 +108,10 @@ def received_item(record: ReceivedTraceRecord) -> ReceivedTraceItem:
         spans=len(spans_of(record)),
         task=trace.task if trace is not None else None,
         answer=answer,
-        claims=len(grade.claims) if grade is not None else 0,
-        unread=len(grade.unread) if grade is not None else 0,
+        claims=len(grade.claims) + len(grade.extracted) if grade is not None else 0,
+        unread=_unread(grade),
         unsourced=len(grade.unsourced_figures) if grade is not None else 0,
+        grounded_share=grade.grounded_share if grade is not None else None,
         problem=problem if isinstance(problem, str) else None,
     )
 

@@ -26,6 +26,7 @@ __all__ = [
     "CostView",
     "DayCost",
     "EvidenceView",
+    "ExtractedClaimView",
     "FigureView",
     "FrameMark",
     "FrameView",
@@ -284,15 +285,49 @@ class FigureView(_Model):
     frame: int | None
 
 
+class ExtractedClaimView(_Model):
+    """A claim extracted from the answer with no question file, and what showed it.
+
+    Attributes:
+        kind: ``figure``, ``path``, ``url``, ``email``, ``identifier``, ``quote``, ``id``,
+            ``date``, ``name`` or ``quantity``.
+        raw: As written in the final answer.
+        text: Normalised.
+        start: Where it starts in the final answer.
+        end: Where it ends (exclusive).
+        given: The user's own messages said it (never counted as unsupported).
+        hedged: The answer only guesses it.
+        support: ``read``, ``named-only`` or ``unsupported``.
+        evidence_ids: The grade's evidence ids: observations (``f4.2``), or for a figure
+            the frame that showed it (``f4``).
+        evidence: The observations among those ids, with their text.
+        frames: The frames its evidence came from, in order.
+    """
+
+    kind: str
+    raw: str
+    text: str
+    start: int
+    end: int
+    given: bool
+    hedged: bool
+    support: Literal["read", "named-only", "unsupported"]
+    evidence_ids: tuple[str, ...]
+    evidence: tuple[EvidenceView, ...]
+    frames: tuple[int, ...]
+
+
 class AnswerPiece(_Model):
     """A run of the final answer's text, with what it asserts (nothing: plain text).
 
     Attributes:
         text: The text.
-        claim: The claim it states, if any.
-        support: That claim's support.
+        claim: The expected fact it states, if any.
+        support: That fact's support.
         figure: The index of the figure it is, if any (in ``TraceView.figures``).
         unsourced: It is a figure no source showed.
+        extracted: The index of the extracted claim it is, if any (in
+            ``TraceView.extracted``).
     """
 
     text: str
@@ -300,10 +335,30 @@ class AnswerPiece(_Model):
     support: str | None = None
     figure: int | None = None
     unsourced: bool = False
+    extracted: int | None = None
 
 
 class TraceView(_Model):
-    """A trace read again from its file and graded at view time."""
+    """A graded trace: read again and graded at view time, or as stored when received.
+
+    Attributes:
+        file: Where the trace came from.
+        trace_id: Its recorded id.
+        task: Its first user message.
+        model: The model that ran it, when recorded.
+        source_format: The reader that read it.
+        frames: Its frames as text, with their marks.
+        answer: The final answer.
+        pieces: The final answer split at its facts, figures and extracted claims.
+        claims: The question's expected facts, with support and evidence.
+        figures: The answer's figures, read or unsourced.
+        extracted: Every claim extracted from the answer with no question file, in answer
+            order (``Grade.extracted``), with its evidence.
+        grounded_share: Read extracted claims over those the user did not give; ``None``
+            when there are none.
+        grade: The rest of the grade (without claims, figures and extracted claims).
+        mismatches: How the grade differs from the case's expectation.
+    """
 
     file: str
     trace_id: str
@@ -315,6 +370,8 @@ class TraceView(_Model):
     pieces: tuple[AnswerPiece, ...]
     claims: tuple[ClaimView, ...]
     figures: tuple[FigureView, ...]
+    extracted: tuple[ExtractedClaimView, ...] = ()
+    grounded_share: float | None = None
     grade: dict[str, Any] | None = None
     mismatches: tuple[str, ...] = ()
 

@@ -1,7 +1,8 @@
 """A graded trace as the case and received-trace pages show it.
 
 The frames as text with their marks, the answer split at its claims and figures, and each
-claim with the observations behind it. The case page grades a trace read again from the
+claim (an expected fact, or one extracted from the answer with no question file) with the
+observations behind it. The case page grades a trace read again from the
 project; the received-trace page shows the grade stored when the spans arrived; both build
 the same :class:`TraceView` here.
 """
@@ -19,6 +20,7 @@ from tracegrade.web._models import (
     AnswerPiece,
     ClaimView,
     EvidenceView,
+    ExtractedClaimView,
     FigureView,
     FrameMark,
     FrameView,
@@ -30,7 +32,7 @@ if TYPE_CHECKING:
 
     from tracegrade.observations import Observations
     from tracegrade.traces import Frame, Trace
-    from tracegrade.verdicts import Grade, GradedClaim, GradedFigure
+    from tracegrade.verdicts import Grade, GradedAnswerClaim, GradedClaim, GradedFigure
 
 __all__ = ["answer_pieces", "frame_view", "trace_view"]
 
@@ -78,13 +80,40 @@ def frame_view(index: int, frame: Frame, marks: tuple[FrameMark, ...] = ()) -> F
     return FrameView(index=index, type=frame.type, title="", text=frame.content, marks=marks)
 
 
+def _place_extracted(
+    answer: str,
+    extracted: tuple[ExtractedClaimView, ...],
+    spans: list[tuple[int, int, AnswerPiece]],
+) -> None:
+    """Mark each extracted claim on the mark of exactly its run, or on its own free run."""
+    for number, item in enumerate(extracted):
+        if not 0 <= item.start < item.end <= len(answer):
+            continue  # offsets of another answer (a stored grade): not placed
+        same = next(
+            (n for n, (s, e, p) in enumerate(spans) if (s, e) == (item.start, item.end)), None
+        )
+        if same is not None:
+            first, last, piece = spans[same]
+            if piece.extracted is None:
+                spans[same] = (first, last, piece.model_copy(update={"extracted": number}))
+        elif not any(s < item.end and item.start < e for s, e, _ in spans):
+            piece = AnswerPiece(text=answer[item.start : item.end], extracted=number)
+            spans.append((item.start, item.end, piece))
+
+
 def answer_pieces(
-    answer: str, claims: tuple[ClaimView, ...], figures: tuple[FigureView, ...]
+    answer: str,
+    claims: tuple[ClaimView, ...],
+    figures: tuple[FigureView, ...],
+    extracted: tuple[ExtractedClaimView, ...] = (),
 ) -> tuple[AnswerPiece, ...]:
     """Split the answer into runs of text, marking each claim's and each figure's place.
 
     Figures come with their offsets; a claim is marked where its text first appears in
     the answer (case-insensitive) outside any other mark, or on the figure that holds it.
+    An extracted claim comes with its offsets too: it marks its own run when no other mark
+    overlaps it, or the mark of exactly its run (its figure, a fact stated there); one that
+    only partly overlaps another mark stays unmarked (it is still listed).
     """
     spans: list[tuple[int, int, AnswerPiece]] = []
     for number, figure in enumerate(figures):
@@ -129,6 +158,7 @@ def answer_pieces(
                 held = piece.model_copy(update={"claim": claim.id, "support": claim.support})
                 spans[holder] = (first, last, held)
                 break
+    _place_extracted(answer, extracted, spans)
     spans.sort(key=lambda span: span[0])
     pieces: list[AnswerPiece] = []
     at = 0
@@ -179,6 +209,31 @@ def _claim_view(claim: GradedClaim, observations: Observations | None) -> ClaimV
     )
 
 
+def _extracted_view(
+    claim: GradedAnswerClaim, observations: Observations | None
+) -> ExtractedClaimView:
+    frames = (_frame_of(evidence) for evidence in claim.evidence)
+    return ExtractedClaimView(
+        kind=claim.kind,
+        raw=claim.raw,
+        text=claim.text,
+        start=claim.start,
+        end=claim.end,
+        given=claim.given,
+        hedged=claim.hedged,
+        support=claim.support,
+        evidence_ids=claim.evidence,
+        evidence=_evidence(claim.evidence, observations),
+        frames=tuple(dict.fromkeys(frame for frame in frames if frame is not None)),
+    )
+
+
+def _extracted_mark(claim: ExtractedClaimView) -> FrameMark:
+    if claim.support == "named-only":
+        return FrameMark(kind="evidence", text=f"names the answer's {claim.kind} {claim.raw}")
+    return FrameMark(kind="evidence", text=f"shows the answer's {claim.kind} {claim.raw}")
+
+
 def _figure_view(figure: GradedFigure) -> FigureView:
     return FigureView(
         raw=figure.raw,
@@ -210,13 +265,17 @@ def trace_view(
         figures: The answer's graded figures.
         claims: The answer's graded claims.
         observations: The trace's observations, to show the evidence of each claim.
-        grade: The grade (shown without its claims and figures, which are shown apart).
+        grade: The grade: its extracted claims are shown with their evidence, the rest
+            as it is (without claims, figures and extracted claims, which are shown apart).
         marks: Marks on frames already known (a guard's decisions, a contract's failures);
             each frame that shows a figure or backs a claim is marked too.
         mismatches: How the grade differs from the case's expectation.
     """
     figure_views = tuple(_figure_view(figure) for figure in figures)
     claim_views = tuple(_claim_view(claim, observations) for claim in claims)
+    extracted = tuple(
+        _extracted_view(claim, observations) for claim in (grade.extracted if grade else ())
+    )
     marks = {at: list(each) for at, each in (marks or {}).items()}
     for figure in figure_views:
         if figure.frame is not None:
@@ -228,6 +287,9 @@ def trace_view(
             marks.setdefault(item.frame, []).append(
                 FrameMark(kind="evidence", text=f"backs claim {claim.id} ({claim.support})")
             )
+    for found in extracted:
+        for frame in found.frames:
+            marks.setdefault(frame, []).append(_extracted_mark(found))
     answer = trace.final_answer
     return TraceView(
         file=file,
@@ -240,11 +302,13 @@ def trace_view(
             for index, frame in enumerate(trace.frames)
         ),
         answer=answer,
-        pieces=answer_pieces(answer, claim_views, figure_views),
+        pieces=answer_pieces(answer, claim_views, figure_views, extracted),
         claims=claim_views,
         figures=figure_views,
+        extracted=extracted,
+        grounded_share=grade.grounded_share if grade is not None else None,
         grade=None
         if grade is None
-        else grade.model_dump(mode="json", exclude={"claims", "figures"}),
+        else grade.model_dump(mode="json", exclude={"claims", "figures", "extracted"}),
         mismatches=mismatches,
     )
