@@ -6,6 +6,8 @@ tool-call arguments (the pending call's above all) never are; the system prompt 
 asked for. A failed result, or the result of a tool whose results the caller does not trust
 (a write echoing what it wrote), still vouches for what it adds, but never for a figure of
 the call it answers: an error that says "total is 608, you paid 304" sources 608, not 304.
+A tool result's structured values source money too (``"price": 466.75`` sources
+``$466.75``; see :meth:`FigureIndex.add_values`).
 """
 
 from __future__ import annotations
@@ -118,9 +120,14 @@ class FigureSources:
         echo_of = self._echo_of(frame)
         if self._lines is None:
             self.index.add(text, where, echo_of=echo_of)
-            return
-        for start, end in _windows(text, self._lines):
-            self.index.add(text[start:end], where, echo_of=echo_of)
+        else:
+            windows = _windows(text, self._lines)
+            for start, end in windows:
+                self.index.add(text[start:end], where, echo_of=echo_of)
+            if not windows:  # a structured value writes its digits too: nothing to find
+                return
+        if isinstance(frame, ToolResultFrame):
+            self.index.add_values(frame.result, where, echo_of=echo_of)
 
     def _echo_of(self, frame: Frame) -> str | None:
         """For a failed or untrusted result, the arguments of the call it answers."""
