@@ -9,7 +9,7 @@ offline assertion and the runtime guard share these rules (docs/figures.md).
 """
 
 from tracegrade.figures._anchors import anchor_pattern
-from tracegrade.figures._extract import extract_figures, number_figure
+from tracegrade.figures._extract import extract_figures, figure_of, number_figure
 from tracegrade.figures._index import FigureIndex, unsourced_figures
 from tracegrade.figures._model import Figure, FigureKind, Hedge
 from tracegrade.figures._sources import FigureSources, result_text
@@ -24,6 +24,7 @@ __all__ = [
     "amount_values",
     "anchor_pattern",
     "extract_figures",
+    "figure_of",
     "number_figure",
     "result_text",
     "unsourced_figures",

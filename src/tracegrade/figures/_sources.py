@@ -83,9 +83,13 @@ class FigureSources:
             :func:`~tracegrade.figures.anchor_pattern`): far cheaper when only a few known
             figures will be looked up.
         bare_numbers: See :class:`~tracegrade.figures.FigureIndex`.
+        humans: Whether human messages are sources (an expected fact is read only when a
+            tool returned it, so its figure is looked up without them).
     """
 
-    __slots__ = ("_args", "_calls", "_lines", "_results_of", "_system", "frames_seen", "index")
+    __slots__ = (
+        "_args", "_calls", "_humans", "_lines", "_results_of", "_system", "frames_seen", "index",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -94,7 +98,9 @@ class FigureSources:
         results_of: Callable[[str], bool] = _every_tool,
         lines_matching: re.Pattern[str] | None = None,
         bare_numbers: bool = True,
+        humans: bool = True,
     ) -> None:
+        self._humans = humans
         self._system = system
         self._results_of = results_of
         self._lines = lines_matching
@@ -141,7 +147,7 @@ class FigureSources:
     def _source_text(self, frame: Frame) -> str | None:
         """The frame's text when it is a source of figures, else ``None``."""
         if isinstance(frame, UserFrame):
-            return frame.content
+            return frame.content if self._humans else None
         if isinstance(frame, SystemFrame):
             return frame.content if self._system else None
         if isinstance(frame, ToolCallFrame):
