@@ -169,8 +169,17 @@ def _replies(traces: list[tuple[str, list[Frame]]]) -> tuple[int, int, Counter[s
                     rest = frame.content[: figure.start] + frame.content[figure.end :]
                     cause = _cause(frames[:index], figure.value, rest)
                     causes[cause.split(" (")[0]] += 1
-                    if cause.startswith(("held only", "invented")):
-                        structured.append(f"{run} frame {index}: {figure.raw}, {cause}")
+                    keys = sorted(
+                        {
+                            key or "(no key)"
+                            for earlier in frames[:index]
+                            if isinstance(earlier, ToolResultFrame)
+                            for key in _number_keys(_parsed(earlier.result), Decimal(figure.value))
+                        }
+                    )
+                    if keys or cause == "invented":  # a JSON value holds it, under these keys
+                        where = f"held under {', '.join(keys)}" if keys else "in no JSON value"
+                        structured.append(f"{run} frame {index}: {figure.raw}, {cause}, {where}")
             sources.add(frame)
     return amounts, sum(causes.values()), causes, structured
 
@@ -252,7 +261,13 @@ def _reply_lines(
             + "."
         ),
     ]
+    lines += [
+        "",
+        (
+            "Unsourced reply amounts that some earlier tool result holds as a JSON value (under"
+            f" any key), or that no cause explains: {len(structured)}."
+        ),
+    ]
     if structured:
-        lines += ["", "Unsourced replies held under a non-money key, or invented:", ""]
-        lines += [f"- {item}" for item in structured]
+        lines += ["", *(f"- {item}" for item in structured)]
     return lines
