@@ -10,7 +10,14 @@ found mechanically from the run:
   balances, $ amounts, including the agent's own prose), or a small multiple of one, and
   no calculator returned it;
 - *id mistaken for a figure*: its digits only occur inside an identifier;
+- *only in the agent's own call arguments*: an earlier call of the agent wrote it (a date it
+  chose), which is never a source;
+- *held only under a non-money key*: a tool result holds the number, but only as an id, a
+  count, a date or under keys that never say money (docs/figures.md, "Structured values");
 - *invented*: none of these.
+
+The same causes explain the money amounts of the agent's replies that no source showed: each
+reply is graded as a final answer would be, against the frames before it.
 """
 
 from __future__ import annotations
@@ -22,19 +29,29 @@ from collections import Counter
 from decimal import Decimal
 from pathlib import Path
 
+import orjson
+
 from benchmarks._common import REPO, Check, Section, table
+from tracegrade.figures import FigureSources, amount_values, extract_figures
 from tracegrade.guard import load_policy, replay
-from tracegrade.traces import SystemFrame, ToolCallFrame, read_traces
+from tracegrade.traces import (
+    AssistantFrame,
+    Frame,
+    SystemFrame,
+    ToolCallFrame,
+    ToolResultFrame,
+    read_traces,
+)
+from tracegrade.verdicts import grade
 
 POLICY_FILE = REPO / "examples" / "guard" / "airline.toml"
 FILES = ("taubench_gpt-4o_airline.sample.json", "tau2_whissle-agent_airline.sample.json")
 WRITE_TOOLS = re.compile(
     r"book_reservation|update_reservation_\w+|send_certificate|cancel_reservation"
+    r"|transfer_to_human_agents"
 )
-# Money the sources state: JSON price/amount/balance fields and $ amounts in text.
-_MONEY = re.compile(
-    r'"(?:price|amount|balance|total|cost|fee)\w*"\s*:\s*(\d+(?:\.\d+)?)|\$\s?(\d[\d,]*(?:\.\d+)?)'
-)
+# Money the run states in prose: $ amounts (structured amounts come from amount_values).
+_MONEY = re.compile(r"\$\s?(\d[\d,]*(?:\.\d+)?)")
 _IN_IDENTIFIER = r"[A-Za-z_]\w*?{}|{}\w*?[A-Za-z_]"
 
 
@@ -43,8 +60,35 @@ def _folder() -> Path:
     return root / "tau_bench"
 
 
-def _cause(frames: list[object], value: str) -> str:
-    """Why a blocked figure had no source, from the frames before the call."""
+def _number_keys(value: object, target: Decimal, key: str = "") -> list[str]:
+    """The keys under which a JSON value holds the number ``target`` (``""``: no key)."""
+    if isinstance(value, dict):
+        return [found for k, v in value.items() for found in _number_keys(v, target, str(k))]
+    if isinstance(value, list):
+        return [found for item in value for found in _number_keys(item, target, key)]
+    if isinstance(value, int | float | str) and not isinstance(value, bool):
+        try:
+            number = Decimal(str(value).replace(",", ""))
+        except ArithmeticError:
+            return []
+        return [key] if abs(number) == target else []
+    return []
+
+
+def _parsed(result: object) -> object:
+    if isinstance(result, str) and result.lstrip()[:1] in ("{", "["):
+        try:
+            return orjson.loads(result)
+        except orjson.JSONDecodeError:
+            return None
+    return result
+
+
+def _cause(frames: list[Frame], value: str, said: str = "") -> str:
+    """Why an unsourced money figure had no source, from the frames before it.
+
+    ``said``: the rest of the reply that wrote it, whose amounts it may be computed from.
+    """
     if re.search(rf"(?<![\w.]){re.escape(value)}(?![\w])", " ".join(
         f.content for f in frames if isinstance(f, SystemFrame)
     )):  # fmt: skip
@@ -54,10 +98,40 @@ def _cause(frames: list[object], value: str) -> str:
         for frame in frames
         if not isinstance(frame, SystemFrame | ToolCallFrame)
     ]
-    money = sorted(
-        {Decimal((a or b).replace(",", "")) for text in texts for a, b in _MONEY.findall(text)}
-    )
+    texts.append(said)
+    money = {Decimal(a.replace(",", "")) for text in texts for a in _MONEY.findall(text)}
+    for frame in frames:
+        if isinstance(frame, ToolResultFrame):
+            money.update(Decimal(amount) for amount in amount_values(frame.result))
     target = Decimal(value)
+    computed = _computed(sorted(money), target)
+    if computed is not None:
+        return computed
+    pattern = _IN_IDENTIFIER.format(re.escape(value), re.escape(value))
+    if any(re.search(pattern, text) for text in texts):
+        return "id mistaken for a figure"
+    written = re.compile(rf"(?<![\w.]){re.escape(value)}(?![\w])")
+    if any(
+        written.search(orjson.dumps(f.args).decode())
+        for f in frames
+        if isinstance(f, ToolCallFrame)
+    ):
+        return "only in the agent's own call arguments"
+    keys = sorted(
+        {
+            key or "(no key)"
+            for frame in frames
+            if isinstance(frame, ToolResultFrame)
+            for key in _number_keys(_parsed(frame.result), target)
+        }
+    )
+    if keys:
+        return f"held only under a non-money key ({', '.join(keys)})"
+    return "invented"
+
+
+def _computed(money: list[Decimal], target: Decimal) -> str | None:
+    """A sum or difference of up to three amounts, or a small multiple of one, that gives it."""
     for a, b in itertools.combinations_with_replacement(money, 2):
         if target in (a + b, abs(a - b)):
             return f"computed ({a} + {b})" if a + b == target else f"computed ({b} - {a})"
@@ -74,10 +148,40 @@ def _cause(frames: list[object], value: str) -> str:
         for k in range(2, 10):
             if target == a * k:
                 return f"computed ({a} x {k})"
-    pattern = _IN_IDENTIFIER.format(re.escape(value), re.escape(value))
-    if any(re.search(pattern, text) for text in texts):
-        return "id mistaken for a figure"
-    return "invented"
+    return None
+
+
+def _replies(traces: list[tuple[str, list[Frame]]]) -> tuple[int, int, Counter[str], list[str]]:
+    """Money in the agent's replies: how many amounts, how many unsourced, by cause."""
+    amounts = 0
+    causes: Counter[str] = Counter()
+    structured: list[str] = []
+    for run, frames in traces:
+        sources = FigureSources()
+        for index, frame in enumerate(frames):
+            if isinstance(frame, AssistantFrame):
+                for figure in extract_figures(frame.content):
+                    if figure.kind != "money":
+                        continue
+                    amounts += 1
+                    if sources.index.evidence_for(figure) is not None:
+                        continue
+                    rest = frame.content[: figure.start] + frame.content[figure.end :]
+                    cause = _cause(frames[:index], figure.value, rest)
+                    causes[cause.split(" (")[0]] += 1
+                    keys = sorted(
+                        {
+                            key or "(no key)"
+                            for earlier in frames[:index]
+                            if isinstance(earlier, ToolResultFrame)
+                            for key in _number_keys(_parsed(earlier.result), Decimal(figure.value))
+                        }
+                    )
+                    if keys or cause == "invented":  # a JSON value holds it, under these keys
+                        where = f"held under {', '.join(keys)}" if keys else "in no JSON value"
+                        structured.append(f"{run} frame {index}: {figure.raw}, {cause}, {where}")
+            sources.add(frame)
+    return amounts, sum(causes.values()), causes, structured
 
 
 def run_taubench() -> Section:
@@ -92,9 +196,16 @@ def run_taubench() -> Section:
     runs = 0
     rows = []
     causes: Counter[str] = Counter()
+    runs_frames: list[tuple[str, list[Frame]]] = []
+    answers = unsourced_answers = 0
     for name in FILES:
         for trace in read_traces(folder / name):
             runs += 1
+            run_name = f"`{name.split('_')[0]}` {trace.id}"
+            runs_frames.append((run_name, list(trace.frames)))
+            money = [f for f in grade(trace, strict=False).figures if f.kind == "money"]
+            answers += len(money)
+            unsourced_answers += sum(f.support == "unsupported" for f in money)
             writes.update(
                 frame.name
                 for frame in trace.frames
@@ -106,7 +217,7 @@ def run_taubench() -> Section:
                     cause = _cause(list(trace.frames[: call.frame]), item.figure.value)
                     causes[cause.split(" (")[0]] += 1
                     rows.append(
-                        (f"`{name.split('_')[0]}` {trace.id}", call.frame, call.decision.tool,
+                        (run_name, call.frame, call.decision.tool,
                          f"{item.figure.raw} at `{item.location}`", cause)
                     )  # fmt: skip
     blocked = len({(row[0], row[1]) for row in rows})
@@ -116,16 +227,47 @@ def run_taubench() -> Section:
         (
             f"Policy: `{POLICY_FILE.relative_to(REPO)}`. {runs} runs; write calls by tool:"
             f" {', '.join(f'{tool} {count}' for tool, count in sorted(writes.items()))}."
-            f" The policy scans money only (`book_reservation` payments, `send_certificate`"
-            f" amounts), so {guarded} calls were checked; **{blocked} would have been blocked**."
+            f" The policy scans `book_reservation` payments, `send_certificate` amounts and"
+            f" `transfer_to_human_agents` summaries, so {guarded} calls were checked;"
+            f" **{blocked} would have been blocked**."
         ),
         "",
         *table(("run", "frame", "tool", "unsourced figure", "cause"), rows),
         "",
         "Causes: " + ", ".join(f"{cause} {count}" for cause, count in sorted(causes.items())) + ".",
+        "",
+        *_reply_lines(runs_frames, answers, unsourced_answers),
     ]
     return Section(
         title,
         tuple(body),
-        (Check("guard replay: airline write calls blocked", f"{blocked} of {guarded}"),),
+        (
+            Check("guard replay: airline write calls blocked", f"{blocked} of {guarded}"),
+            Check("tau: unsourced money in final answers", f"{unsourced_answers} of {answers}"),
+        ),
     )
+
+
+def _reply_lines(
+    runs_frames: list[tuple[str, list[Frame]]], answers: int, unsourced_answers: int
+) -> list[str]:
+    amounts, unsourced, causes, structured = _replies(runs_frames)
+    lines = [
+        (
+            f"Money in the agent's replies, each graded against the frames before it: {amounts}"
+            f" amounts, **{unsourced} unsourced**; in the final answers (`grade`): {answers}"
+            f" amounts, **{unsourced_answers} unsourced**. Causes of the unsourced replies: "
+            + ", ".join(f"{cause} {count}" for cause, count in sorted(causes.items()))
+            + "."
+        ),
+    ]
+    lines += [
+        "",
+        (
+            "Unsourced reply amounts that some earlier tool result holds as a JSON value (under"
+            f" any key), or that no cause explains: {len(structured)}."
+        ),
+    ]
+    if structured:
+        lines += ["", *(f"- {item}" for item in structured)]
+    return lines

@@ -48,3 +48,18 @@ def test_fact_ids_must_be_unique() -> None:
 def test_fact_text_must_not_be_empty() -> None:
     with pytest.raises(ValidationError):
         Fact(id="a", text="")
+
+
+def test_a_fact_that_is_a_figure_is_in_the_answer_in_any_written_form() -> None:
+    question = Question(
+        id="q",
+        facts=(
+            Fact(id="total", text="$1,072"),
+            Fact(id="window", text="30 days"),
+            Fact(id="phrase", text="total $1,072"),  # not a figure alone: plain containment
+        ),
+    )
+    claims = extract_claims("You paid 1072 dollars within thirty (30) days.", question)
+    assert [claim.in_answer for claim in claims] == [True, True, False]
+    assert [claim.figure and claim.figure.key for claim in claims] == ["1072", "30 days", None]
+    assert [c.in_answer for c in extract_claims("You paid $1,073.", question)] == [False] * 3

@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from tracegrade.figures import Figure, extract_figures, number_figure
+from tracegrade.figures import Figure, extract_figures, figure_of, number_figure
 
 
 def values(text: str) -> list[tuple[str, str]]:
@@ -221,3 +221,11 @@ def test_number_figure_takes_bare_numbers_of_any_size(value: object, expected: s
 )
 def test_number_figure_rejects_everything_else(value: object) -> None:
     assert number_figure(value) is None
+
+
+def test_figure_of_is_the_figure_a_whole_text_is() -> None:
+    assert [getattr(figure_of(text), "key", None) for text in
+            ("$1,072", " 30 days ", "2024", "about $3 million", "5-10%", "gpt-5-mini",
+             "the total is $1,072", "")] == [
+        "1072", "30 days", "2024", None, None, None, None, None,
+    ]  # fmt: skip

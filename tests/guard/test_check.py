@@ -192,3 +192,33 @@ def test_an_incremental_history_decides_like_a_rebuilt_one():
 def test_frames_without_a_policy_is_a_usage_error():
     with pytest.raises(TypeError, match="needs a policy"):
         check_tool_call(sheet("1"), [UserFrame(content="x")])
+
+
+TRANSFER = parse_policy({"tools": {"transfer_to_human_agents": {"scan": ["summary"]}}})
+# A tau-bench airline reservation as get_reservation_details returns it: a JSON string.
+RESERVATION = (
+    '{"reservation_id": "4WQ150", "flights": [{"flight_number": "HAT170", "date": "2024-05-22",'
+    ' "price": 466.75}, {"flight_number": "HAT022", "price": 280}], "total_baggages": 3,'
+    ' "payment_history": [{"payment_id": "gift_card_3576581", "amount": 746.75}]}'
+)
+
+
+def transfer(summary: str) -> ToolCallFrame:
+    return ToolCallFrame(id="t1", name="transfer_to_human_agents", args={"summary": summary})
+
+
+def test_a_summary_amount_the_tool_returned_as_a_json_number_is_sourced():
+    history = lookup("r1", RESERVATION, tool="get_reservation_details")
+    summary = "User wants a refund of $466.75 and $280 (paid $746.75) on reservation 4WQ150."
+    decision = check_tool_call(transfer(summary), history, TRANSFER)
+    assert decision.allowed, decision.message
+    assert decision.evidence == ("f1",)
+
+
+def test_a_summary_amount_only_a_count_or_id_holds_is_denied():
+    history = lookup("r1", RESERVATION, tool="get_reservation_details")
+    decision = check_tool_call(
+        transfer("Refund $3 per bag and $170 for HAT170."), history, TRANSFER
+    )
+    assert not decision.allowed
+    assert [item.figure.raw for item in decision.unsourced] == ["$3", "$170"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from tests.helpers.builders import assistant, call, fixture_question, make_trace, result, user
+from tracegrade.claims import Fact, Question
 from tracegrade.verdicts import Expectation, check, grade
 
 if TYPE_CHECKING:
@@ -65,3 +66,59 @@ def test_unsourced_figures_are_a_prediction_compared_as_a_set():
 
     assert check(graded, Expectation(unsourced=("2025", "2024"))) == ()
     assert check(graded, Expectation(unsourced=())) == ("unsourced: expected [], got [2024,2025]",)
+
+
+def test_an_amount_a_tool_returned_as_a_json_value_is_read():
+    reservation = {
+        "ok": True,
+        "reservation_id": "4WQ150",
+        "flights": [{"flight_number": "HAT170", "price": 466.75}, {"price": "280"}],
+        "total_baggages": 3,
+    }
+    trace = make_trace(
+        [
+            user("What did my flights cost?"),
+            call("c1", "get_reservation_details", {"reservation_id": "4WQ150"}),
+            result("c1", True, reservation),
+            assistant("Your flights cost $466.75 and $280.00; bags are $3 each."),
+        ]
+    )
+    graded = grade(trace, fixture_question(), strict=False)
+    assert [(f.raw, f.support, f.evidence) for f in graded.figures] == [
+        ("$466.75", "read", ("f2",)),
+        ("$280.00", "read", ("f2",)),
+        ("$3", "unsupported", ()),  # a count of bags is not an amount
+    ]
+
+
+def test_a_fact_that_is_a_figure_is_read_by_the_figure_rules():
+    question = Question(
+        id="refund",
+        facts=(Fact(id="total", text="$1,072"), Fact(id="price", text="$466.75")),
+    )
+    trace = make_trace(
+        [
+            user("What is my refund? It should be $466.75."),
+            call("c1", "get_reservation_details", {"reservation_id": "4WQ150"}),
+            result("c1", True, {"ok": True, "total": "1,072.00 USD"}),
+            assistant("Your refund is $1,072 in all, $466.75 of it for the flight."),
+        ]
+    )
+    graded = grade(trace, question, strict=False)
+    # The figure check and the fact check agree: $1,072 is read, $466.75 only said by the user.
+    assert [(f.raw, f.support) for f in graded.figures] == [("$1,072", "read"), ("$466.75", "read")]
+    assert [(c.id, c.support, c.evidence) for c in graded.claims] == [
+        ("total", "read", ("f2",)),
+        ("price", "unsupported", ()),  # a fact is read only when a tool returned it
+    ]
+    assert graded.unread == ("price",)
+
+    priced = make_trace(
+        [
+            user("What is my refund?"),
+            call("c1", "get_reservation_details", {"reservation_id": "4WQ150"}),
+            result("c1", True, {"ok": True, "flights": [{"price": 466.75}], "total": 1072}),
+            assistant("Your refund is $1,072 in all, $466.75 of it for the flight."),
+        ]
+    )
+    assert grade(priced, question, strict=False).unread == ()

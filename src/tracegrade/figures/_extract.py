@@ -29,7 +29,7 @@ from tracegrade.figures._numbers import (
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-__all__ = ["extract_figures", "iter_figures", "number_figure"]
+__all__ = ["extract_figures", "figure_of", "iter_figures", "number_figure"]
 
 # --- Pieces -----------------------------------------------------------------------------------
 # The pattern runs over the lower-cased text (ten times faster than a case-insensitive
@@ -336,6 +336,19 @@ def extract_figures(text: str) -> tuple[Figure, ...]:
             seen.add(figure.value)
             found.append(figure)
     return tuple(found)
+
+
+def figure_of(text: str) -> Figure | None:
+    """The figure a text is as a whole (``"$1,072"``, ``"30 days"``, ``"2024"``), else ``None``.
+
+    ``None`` for a text with no figure, with more than one (a range), or with other words
+    around its figure (``"about $3 million"``, ``"the total is $1,072"``).
+    """
+    stripped = text.strip()
+    figures = list(iter_figures(stripped))
+    if len(figures) != 1 or figures[0].raw != stripped:
+        return None
+    return figures[0]
 
 
 _BARE_NUMBER = re.compile(r"\s*[-+\u2212]?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)\s*")

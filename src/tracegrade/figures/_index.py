@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from tracegrade.figures._extract import extract_figures, iter_figures
 from tracegrade.figures._numbers import canonical, number_value
+from tracegrade.figures._structured import amount_values
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -31,6 +32,9 @@ class FigureIndex:
             (:func:`~tracegrade.figures.number_figure`: a cell, an ``amount`` field) can be
             sourced by ``"amount": 250``. Off saves a pass when only prose figures are checked.
 
+    Structured values (:meth:`add_values`) source money: ``"price": 466.75`` in a tool
+    result sources ``$466.75`` in an answer, though ``466.75`` in prose is not a figure.
+
     Example:
         >>> index = FigureIndex()
         >>> index.add("Poseidon grossed $ 181,674,817 on a budget of $ 160 million.", "frame 4")
@@ -38,11 +42,13 @@ class FigureIndex:
         ['$150 million']
     """
 
-    __slots__ = ("_approximate", "_evidence", "_numbers")
+    __slots__ = ("_amounts", "_approximate", "_evidence", "_numbers")
 
     def __init__(self, *, bare_numbers: bool = True) -> None:
         self._evidence: dict[str, str] = {}
         self._approximate: dict[str, str] = {}
+        # Amounts shown as structured values ("466.75"), and their hedged forms ("about:470").
+        self._amounts: dict[str, str] = {}
         # Every number of every source, for bare figures; None when none will be looked up.
         self._numbers: dict[str, str] | None = {} if bare_numbers else None
 
@@ -56,10 +62,7 @@ class FigureIndex:
             echo_of: Text whose figures and numbers this source must not vouch for: the
                 arguments of the call a write or an error answers, which it may only echo.
         """
-        echoed: set[str] = set()
-        if echo_of is not None:
-            echoed = {figure.key for figure in iter_figures(echo_of)}
-            echoed.update(canonical(number_value(token)) for token in _ANY_NUMBER.findall(echo_of))
+        echoed = _echoed(echo_of)
         known, approximate = self._evidence, self._approximate
         for figure in iter_figures(text):
             key = figure.key
@@ -76,6 +79,28 @@ class FigureIndex:
                 if value not in echoed:
                     numbers.setdefault(value, evidence)
 
+    def add_values(self, result: object, evidence: str, *, echo_of: str | None = None) -> None:
+        """Add the money amounts a tool result shows as structured values.
+
+        A number under a key that names money (``"price": 466.75``, ``"prices": {"economy":
+        122}``), or a result that is only a number (a calculator's ``255.0``), sources the
+        same amount written in prose (``$466.75``, ``$255``); ids, codes, counts, dates and
+        times never do (docs/figures.md, "Structured values").
+
+        Args:
+            result: The tool result: any JSON value, or a string holding JSON or one number.
+            evidence: As for :meth:`add`.
+            echo_of: As for :meth:`add`.
+        """
+        echoed = _echoed(echo_of)
+        amounts = self._amounts
+        for value in amount_values(result):
+            if value in echoed or value in amounts:
+                continue
+            amounts[value] = evidence
+            for rounded in approximate_keys(value):
+                amounts.setdefault(rounded, evidence)
+
     def evidence_for(self, figure: Figure) -> str | None:
         """The first evidence id where this figure was seen; ``None`` if it is unsourced.
 
@@ -84,11 +109,17 @@ class FigureIndex:
         below it and rounds to it (``under``: nearly 78,000 for 77,984), or that lies at or
         above it and truncates to it (``over``: over $181 million for $181,674,817), at one,
         two or three significant digits. A bare number (:attr:`Figure.bare`) is also sourced
-        by the same number written anywhere in a source, whatever its size.
+        by the same number written anywhere in a source, whatever its size. A money amount is
+        also sourced by an amount a source showed as a structured value (:meth:`add_values`),
+        under the same rounding for a hedged one.
         """
         found = self._evidence.get(figure.key)
         if found is None and figure.hedge is not None and figure.kind in ("money", "number"):
             found = self._approximate.get(f"{figure.hedge}:{figure.value}")
+        if found is None and figure.kind == "money":
+            found = self._amounts.get(figure.value)
+            if found is None and figure.hedge is not None:
+                found = self._amounts.get(f"{figure.hedge}:{figure.value}")
         if found is None and figure.bare and self._numbers is not None:
             found = self._numbers.get(figure.value)
         return found
@@ -101,6 +132,15 @@ class FigureIndex:
 
     def __len__(self) -> int:
         return len(self._evidence)
+
+
+def _echoed(echo_of: str | None) -> set[str]:
+    """The figure keys and numbers of a call's arguments, which its answer may only echo."""
+    if echo_of is None:
+        return set()
+    echoed = {figure.key for figure in iter_figures(echo_of)}
+    echoed.update(canonical(number_value(token)) for token in _ANY_NUMBER.findall(echo_of))
+    return echoed
 
 
 def approximate_keys(value: str) -> list[str]:
@@ -131,7 +171,8 @@ def unsourced_figures(text: str, sources: Iterable[str]) -> tuple[Figure, ...]:
 
     A figure is sourced when some source holds a figure with the same key, whatever its
     written form: ``$1.5 million`` is sourced by ``1,500,000 dollars``, ``30 days`` by
-    ``thirty (30) days`` or ``a 30-day period``.
+    ``thirty (30) days`` or ``a 30-day period``; a source that is JSON text also sources
+    money by its structured values (``{"price": 466.75}`` sources ``$466.75``).
 
     Args:
         text: The text to check (an answer, or the arguments of a tool call).
@@ -143,4 +184,5 @@ def unsourced_figures(text: str, sources: Iterable[str]) -> tuple[Figure, ...]:
     index = FigureIndex()
     for position, source in enumerate(sources):
         index.add(source, f"source {position}")
+        index.add_values(source, f"source {position}")
     return index.unsourced(text)

@@ -6,6 +6,8 @@ tool-call arguments (the pending call's above all) never are; the system prompt 
 asked for. A failed result, or the result of a tool whose results the caller does not trust
 (a write echoing what it wrote), still vouches for what it adds, but never for a figure of
 the call it answers: an error that says "total is 608, you paid 304" sources 608, not 304.
+A tool result's structured values source money too (``"price": 466.75`` sources
+``$466.75``; see :meth:`FigureIndex.add_values`).
 """
 
 from __future__ import annotations
@@ -81,9 +83,13 @@ class FigureSources:
             :func:`~tracegrade.figures.anchor_pattern`): far cheaper when only a few known
             figures will be looked up.
         bare_numbers: See :class:`~tracegrade.figures.FigureIndex`.
+        humans: Whether human messages are sources (an expected fact is read only when a
+            tool returned it, so its figure is looked up without them).
     """
 
-    __slots__ = ("_args", "_calls", "_lines", "_results_of", "_system", "frames_seen", "index")
+    __slots__ = (
+        "_args", "_calls", "_humans", "_lines", "_results_of", "_system", "frames_seen", "index",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -92,7 +98,9 @@ class FigureSources:
         results_of: Callable[[str], bool] = _every_tool,
         lines_matching: re.Pattern[str] | None = None,
         bare_numbers: bool = True,
+        humans: bool = True,
     ) -> None:
+        self._humans = humans
         self._system = system
         self._results_of = results_of
         self._lines = lines_matching
@@ -118,9 +126,14 @@ class FigureSources:
         echo_of = self._echo_of(frame)
         if self._lines is None:
             self.index.add(text, where, echo_of=echo_of)
-            return
-        for start, end in _windows(text, self._lines):
-            self.index.add(text[start:end], where, echo_of=echo_of)
+        else:
+            windows = _windows(text, self._lines)
+            for start, end in windows:
+                self.index.add(text[start:end], where, echo_of=echo_of)
+            if not windows:  # a structured value writes its digits too: nothing to find
+                return
+        if isinstance(frame, ToolResultFrame):
+            self.index.add_values(frame.result, where, echo_of=echo_of)
 
     def _echo_of(self, frame: Frame) -> str | None:
         """For a failed or untrusted result, the arguments of the call it answers."""
@@ -134,7 +147,7 @@ class FigureSources:
     def _source_text(self, frame: Frame) -> str | None:
         """The frame's text when it is a source of figures, else ``None``."""
         if isinstance(frame, UserFrame):
-            return frame.content
+            return frame.content if self._humans else None
         if isinstance(frame, SystemFrame):
             return frame.content if self._system else None
         if isinstance(frame, ToolCallFrame):

@@ -8,6 +8,7 @@ from tracegrade.errors import UnreadableResultError
 from tracegrade.figures import result_text
 from tracegrade.observations._model import Document, Observations
 from tracegrade.observations._registry import decoders_for
+from tracegrade.observations._views import decode_file_view
 from tracegrade.traces import ToolCallFrame, ToolResultFrame
 
 if TYPE_CHECKING:
@@ -28,7 +29,9 @@ def observe(
     A result is paired with the latest earlier call of the same id. A failed result yields
     nothing. A result no decoder recognises is an error in strict mode; otherwise it becomes
     one text source named after its tool (a string as it is, other JSON serialised), listed
-    in :attr:`Observations.as_text` so reports can say so.
+    in :attr:`Observations.as_text` so reports can say so; before that, a text result that
+    shows one named file (SWE-agent's ``[File: PATH ...]`` window, ``cat PATH``, ``nl -ba
+    PATH``, ``sed -n 'A,Bp' PATH``) becomes that file's numbered lines.
 
     Args:
         trace: The run.
@@ -46,11 +49,13 @@ def observe(
     if strict is None:
         strict = trace.source_format == "native"
     calls: dict[str, str] = {}
+    arguments: dict[str, object] = {}
     sources: list[tuple[int, str, Source]] = []
     as_text: list[tuple[int, str]] = []
     for index, frame in enumerate(trace.frames):
         if isinstance(frame, ToolCallFrame):
             calls[frame.id] = frame.name
+            arguments[frame.id] = frame.args
             continue
         if not isinstance(frame, ToolResultFrame):
             continue
@@ -72,6 +77,9 @@ def observe(
                 tool=tool,
             )
         found = _decode(result, tool, index, decoders, strict=strict)
+        if found is None:  # lenient only: strict mode raised
+            view = decode_file_view(result, tool, arguments.get(frame.id))
+            found = None if view is None else list(view)
         if found is None:
             as_text.append((index, tool))
             found = [Document(tool, result_text(result))]

@@ -29,6 +29,7 @@ __all__ = [
     "NO_QUESTION",
     "asked_texts",
     "check",
+    "fact_figure_evidence",
     "grade",
     "grade_answer",
     "grade_extracted",
@@ -123,6 +124,25 @@ def grade_figures(trace: Trace, answer: str) -> list[dict[str, object]]:
     return graded
 
 
+def fact_figure_evidence(trace: Trace, claims: Sequence[Claim]) -> dict[str, tuple[str, ...]]:
+    """For each fact that is a figure, the tool result that showed it, by the figure rules.
+
+    Human messages are left out: a fact is read only when a tool returned it.
+    """
+    figures = {claim.id: claim.figure for claim in claims if claim.figure is not None}
+    if not figures:
+        return {}
+    anchors = anchor_pattern(figures.values())
+    sources = FigureSources(lines_matching=anchors, bare_numbers=False, humans=False)
+    sources.extend(trace.frames)
+    found: dict[str, tuple[str, ...]] = {}
+    for claim_id, figure in figures.items():
+        seen = sources.index.evidence_for(figure)
+        if seen is not None:
+            found[claim_id] = (seen,)
+    return found
+
+
 def asked_texts(trace: Trace) -> tuple[str, ...]:
     """What the user said in the run: the task and every human message."""
     said = [frame.content for frame in trace.frames if isinstance(frame, UserFrame)]
@@ -170,7 +190,7 @@ def grade_observed(
     """
     answer = trace.final_answer
     claims = extract_claims(answer, question)
-    supported = support(claims, observations)
+    supported = support(claims, observations, fact_figure_evidence(trace, claims))
     provenance, truth, copies = _provenance(observations, question)
     figures = grade_figures(trace, answer)
     extracted = grade_extracted(trace, observations, figures) if auto else []
