@@ -234,6 +234,10 @@ def _traces(chosen: TraceReader, read: Callable[[], Iterator[Trace]], name: str)
 def _marked(trace: Trace, chosen: TraceReader) -> Trace:
     if trace.source_format == chosen.name:
         return trace
+    if chosen.name == "native" and trace.source_format:
+        # A converted trace (schema_version 2) keeps the format it was read from, so it is
+        # graded exactly as its source was (strict decoding is the native default).
+        return trace
     return trace.model_copy(update={"source_format": chosen.name})
 
 
