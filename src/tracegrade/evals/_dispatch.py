@@ -106,11 +106,11 @@ class _GradeSuite:
     loaded: LoadedSuite
 
     def items(self) -> tuple[str, ...]:
-        return tuple(case.trace for case in self.loaded.suite.cases if case.expect is not None)
+        return tuple(case.label for case in self.loaded.suite.cases if case.expect is not None)
 
     def run(self, item: str, repeat: int) -> Iterator[CaseOutcome]:
         suite = self.loaded.suite
-        cases = tuple(case for case in suite.cases if case.trace == item)
+        cases = tuple(case for case in suite.cases if case.label == item)
         one = LoadedSuite(self.path, suite.model_copy(update={"cases": cases}))
         yield from suite_outcomes(run_suite(one), repeat)
 
