@@ -66,7 +66,12 @@ def _text(path: Path, trace: Trace) -> str:
 
 @click.command("show")
 @click.argument("trace_file", type=click.Path(path_type=Path, dir_okay=False))
-@click.option("--from", "format_name", metavar="FORMAT", help="Read with this trace reader.")
+@click.option(
+    "--from",
+    "format_name",
+    metavar="FORMAT",
+    help="Read with this trace reader (`tracegrade formats` lists them).",
+)
 @click.option(
     "--format", "output_format", type=click.Choice(["text", "json"]), default="text",
     show_default=True,
@@ -96,7 +101,12 @@ def show_command(
 @click.command("convert")
 @click.argument("trace_file", type=click.Path(path_type=Path, dir_okay=False))
 @click.option("--to", "target", type=click.Choice(["native"]), default="native", show_default=True)
-@click.option("--from", "format_name", metavar="FORMAT", help="Read with this trace reader.")
+@click.option(
+    "--from",
+    "format_name",
+    metavar="FORMAT",
+    help="Read with this trace reader (`tracegrade formats` lists them).",
+)
 @click.option(
     "-o", "--output", type=click.Path(path_type=Path),
     help="Write here (a file for one trace, a folder for several); default: stdout.",

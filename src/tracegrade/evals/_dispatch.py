@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from tracegrade._extras import missing_extra
 from tracegrade.contract import (
     ContractRules,
     GateResult,
@@ -204,6 +205,13 @@ def _import_call(call: str, project: Project, touchpoint: str) -> SuiteFunction:
         for part in qualname.split("."):
             found = getattr(found, part)
     except (ImportError, AttributeError) as exc:
+        missing = (
+            missing_extra(exc, f"touchpoint {touchpoint!r} ({call})")
+            if isinstance(exc, ImportError)
+            else None
+        )
+        if missing is not None:
+            raise missing.in_file(str(project.path)) from exc
         raise ProjectError(
             f"cannot import {call} ({type(exc).__name__}: {exc})",
             fix="run from the folder that holds the module, or install it",

@@ -162,11 +162,12 @@ def _choose(name: str, file_name: str, head: bytes, format_name: str | None) -> 
     for candidate in ordered:
         if candidate.fallback is not None and candidate.fallback(file_name, head):
             return candidate
-    known = "; ".join(f"{r.name} ({r.description})" for r in ordered)
+    # Short on purpose: the formats, each with what it reads, are `tracegrade formats`.
+    what = "the file is empty" if not head.strip() else "no trace reader recognises this file"
     raise TraceFormatError(
-        "no trace reader recognises this file",
-        fix=f"known formats: {known}; pass the format explicitly (--from FORMAT) to override"
-        " detection",
+        what,
+        fix="`tracegrade formats` lists the formats read and what each looks like; pass"
+        " --from FORMAT to skip detection",
         path=name,
     )
 
