@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from tracegrade.evals import load_project
+
 ROOT = Path(__file__).resolve().parents[1]
 MARK = "<!-- output: checked -->"
 _FENCE = re.compile(re.escape(MARK) + r"\s*\n```text\n(.*?)\n```", re.DOTALL)
@@ -107,3 +109,15 @@ def test_the_matcher_fails_on_a_changed_line_and_accepts_abridged_output():
     assert _pattern("a ...\n...").fullmatch(printed)
     assert not _pattern("a 1\nb 9\nc 3").fullmatch(printed)
     assert not _pattern("a 1\nc 3").fullmatch(printed)
+
+
+_NUMBERS = {"three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
+
+
+def test_the_readme_counts_the_example_project_s_touchpoints():
+    readme = (ROOT / "README.md").read_text("utf-8")
+    said = re.search(r"examples/project/tracegrade\.toml`\): (\w+) touchpoints", readme)
+    project = load_project(ROOT / "examples" / "project" / "tracegrade.toml")
+
+    assert said is not None
+    assert _NUMBERS[said.group(1)] == len(project.touchpoints)
