@@ -59,6 +59,27 @@ def test_run_without_the_langgraph_extra_names_it(
     _one_line_error(result, "legal_assistant_gate", "pip install 'tracegrade[langgraph]'")
 
 
+def test_a_postgres_store_without_the_postgres_extra_names_it(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+):
+    monkeypatch.setitem(sys.modules, "psycopg", None)
+
+    result = run_cli(capsys, "cost", "--store", "postgresql+psycopg://grader@127.0.0.1:1/results")
+
+    _one_line_error(result, "needs the postgres extra", "pip install 'tracegrade[postgres]'")
+
+
+def test_the_ray_executor_without_the_ray_extra_names_it(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+):
+    monkeypatch.setitem(sys.modules, "ray", None)
+    store = f"sqlite:///{tmp_path / 'r.db'}"
+
+    result = run_cli(capsys, "run", "examples/project", "--executor", "ray", "--store", store)
+
+    _one_line_error(result, "needs the ray extra", "pip install 'tracegrade[ray]'")
+
+
 # -- the store of a folder with no tracegrade.toml ----------------------------------------
 
 READ_COMMANDS = [

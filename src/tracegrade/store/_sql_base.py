@@ -19,7 +19,7 @@ from sqlalchemy import event
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError
 
-from tracegrade.errors import InfrastructureError, InputError
+from tracegrade.errors import InfrastructureError, InputError, MissingExtraError
 from tracegrade.store._migrate import WRITE, upgrade_to_head
 from tracegrade.store._url import display_url, parse_store_url
 
@@ -150,9 +150,11 @@ class SqlBase:
         try:
             yield
         except ImportError as exc:
-            raise InfrastructureError(
-                f"the store at {self.url} needs a driver that is not installed: {exc}",
-                fix="install the PostgreSQL extra: pip install 'tracegrade[postgres]'",
+            # A missing driver is the postgres extra not installed: bad setup (exit 2), named.
+            raise MissingExtraError(
+                f"the store at {self.url} needs the postgres extra ({exc.name or exc} is not"
+                " installed)",
+                extra="postgres",
             ) from exc
         except (DBAPIError, OSError) as exc:
             cause = str(getattr(exc, "orig", None) or exc).strip().splitlines()
