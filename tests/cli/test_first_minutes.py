@@ -48,7 +48,9 @@ def test_serve_without_the_web_extra_names_it(
 def test_run_without_the_langgraph_extra_names_it(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ):
-    for module in ("langgraph", "langchain_core", "langchain"):
+    # As if uninstalled: the packages and any submodule an earlier test imported.
+    extra = ("langgraph", "langchain_core", "langchain")
+    for module in [*extra, *(name for name in sys.modules if name.startswith(extra))]:
         monkeypatch.setitem(sys.modules, module, None)
     for module in [name for name in sys.modules if name.startswith("examples.legal_assistant")]:
         monkeypatch.delitem(sys.modules, module)
@@ -211,6 +213,18 @@ def test_an_unknown_run_id_is_an_error_naming_the_latest_runs(
     result = run_cli(capsys, "cost", "--run", "20990101T000000Z-000000", "--store", store)
 
     _one_line_error(result, "the store has no run '20990101T000000Z-000000'")
+
+
+def test_a_signal_about_an_unknown_run_is_an_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+):
+    store = f"sqlite:///{tmp_path / 'r.db'}"
+    args = ("signals", "add", "legacy_evals", "--message", "x", "--store", store)
+
+    result = run_cli(capsys, *args, "--run", "20990101T000000Z-000000")
+
+    _one_line_error(result, "the store has no run '20990101T000000Z-000000'")
+    assert run_cli(capsys, *args).code == 0  # no --run: recorded
 
 
 # -- short, one-line errors ----------------------------------------------------------------

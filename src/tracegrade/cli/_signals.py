@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Literal
 
 import click
 
-from tracegrade.cli._options import check_touchpoint, opened, project_store_options
+from tracegrade.cli._options import check_run, check_touchpoint, opened, project_store_options
 from tracegrade.cli._proposals import print_json
 
 if TYPE_CHECKING:
@@ -108,6 +108,7 @@ def add_command(
     with opened(project_path, store_url, need_project=False, existing=False) as (project, store):
         if project is not None:
             project.entry(touchpoint)  # an unknown touchpoint is an error naming the known ones
+        check_run(store, run_id)  # a signal about a run the store never saw would be lost
         number = record_signal(store, touchpoint, kind, {"message": message}, run_id=run_id)
         recorded = next(s for s in store.signals(touchpoint) if s.id == number)
     if output_format == "json":
