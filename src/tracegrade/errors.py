@@ -16,6 +16,7 @@ Tree::
     │   ├── SuiteError                    a suite or question file is invalid
     │   │   └── UnknownQuestionError (KeyError)  a case names an undefined question
     │   ├── RegistryError                 a plugin registration is invalid (duplicate name)
+    │   ├── MissingExtraError (ImportError)  a command needs an extra that is not installed
     │   ├── JudgeOutputError              a judge's reply is not the JSON its rubric asks for
     │   └── JudgeProviderError            a judge's provider refused (auth, bad request, no SDK)
     └── InfrastructureError (RuntimeError)  something outside the input failed: exit code 3
@@ -34,6 +35,7 @@ __all__ = [
     "InputError",
     "JudgeOutputError",
     "JudgeProviderError",
+    "MissingExtraError",
     "PolicyError",
     "ProjectError",
     "RegistryError",
@@ -189,6 +191,18 @@ class JudgeOutputError(InputError):
         super().__init__(f"judge {judge!r}: {what}", fix=fix, case=case)
         self.judge = judge
         self.problem = problem
+
+
+class MissingExtraError(InputError, ImportError):
+    """What was asked needs an optional extra that is not installed.
+
+    Attributes:
+        extra: The extra to install (``pip install 'tracegrade[EXTRA]'``).
+    """
+
+    def __init__(self, what: str, *, extra: str, path: str | None = None) -> None:
+        super().__init__(what, fix=f"install it with: pip install 'tracegrade[{extra}]'", path=path)
+        self.extra = extra
 
 
 class JudgeProviderError(InputError):

@@ -133,7 +133,7 @@ def test_cost_as_json(capsys: pytest.CaptureFixture[str], seeded: str):
 def test_cost_needs_a_project_or_a_store(capsys: pytest.CaptureFixture[str], tmp_path: Path):
     result = run_cli(capsys, "cost", "--project", str(tmp_path))
     assert result.code == 2
-    assert "does not exist. Pass --project DIR or --store URL" in result.err
+    assert f"there is no store at {tmp_path}/.tracegrade/tracegrade.db (the default" in result.err
 
 
 def test_the_example_project_reports_agent_cost(capsys: pytest.CaptureFixture[str], tmp_path: Path):
@@ -265,11 +265,15 @@ def test_cost_reads_the_store_from_tracegrade_store_url(
     monkeypatch.chdir(tmp_path)  # no project here: only the variable names a store
     url = f"sqlite:///{tmp_path / 'from-env.db'}"
     monkeypatch.setenv("TRACEGRADE_STORE_URL", url)
+    missing = run_cli(capsys, "cost", "--format", "json")
+    open_store(url).close()
 
     result = run_cli(capsys, "cost", "--format", "json")
 
+    assert missing.code == 2  # a read-only command never creates the store it was pointed at
+    assert not (tmp_path / "from-env.db").with_suffix(".db-wal").exists()
     assert result.code == 0, result.err
-    assert (tmp_path / "from-env.db").is_file()
+    assert json.loads(result.out)["total"]["calls"] == 0
 
 
 def test_reprice_prices_stored_calls_with_todays_table_and_changes_nothing_stored(

@@ -80,10 +80,15 @@ def test_other_store_urls_are_kept(tmp_path: Path, url: str, resolved: str):
     assert load_project(path, registered=()).store_url == resolved
 
 
-def test_store_defaults_and_an_empty_project(tmp_path: Path):
-    project = load_project(write_project(tmp_path, ""), registered=())
+def test_store_defaults_and_a_project_of_no_touchpoints(tmp_path: Path):
+    project = load_project(write_project(tmp_path, "[store]\n"), registered=())
     assert project.config.store.url == DEFAULT_STORE_URL
     assert project.touchpoints == ()
+
+
+def test_an_empty_project_file_is_an_error_unless_python_declares_touchpoints(tmp_path: Path):
+    with pytest.raises(ProjectError, match="the project file is empty and no @touchpoint"):
+        load_project(write_project(tmp_path, ""), registered=())
 
 
 def test_unknown_touchpoint_names_the_known_ones(tmp_path: Path):

@@ -79,7 +79,7 @@ def postgres_url(postgres_server: str) -> Iterator[str]:
 @pytest.fixture
 def sqlite_url(tmp_path: Path) -> str:
     """A SQLite file that does not exist yet."""
-    return f"sqlite:///{tmp_path / 'store' / 'results.db'}"
+    return f"sqlite:///{tmp_path / '.tracegrade' / 'results.db'}"
 
 
 @pytest.fixture(params=SQL_BACKENDS)

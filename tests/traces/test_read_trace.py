@@ -112,7 +112,7 @@ def test_tokens_must_be_numbers_not_booleans() -> None:
 
 def test_unknown_file_kind_names_the_file() -> None:
     message = fails("notes.txt")
-    assert "native" in message  # the message lists the known formats
+    assert "`tracegrade formats` lists the formats read" in message
 
 
 def test_unknown_format_name_names_the_file() -> None:

@@ -93,8 +93,7 @@ def test_unrecognised_file_names_the_known_formats(tmp_path: Path) -> None:
     message = str(caught.value)
     assert str(path) in message
     assert "no trace reader recognises" in message
-    for name in ("native", "openai-chat", "tau-bench", "tau2"):
-        assert name in message
+    assert "`tracegrade formats` lists the formats read" in message  # short: not all of them
     assert "--from" in message
 
 

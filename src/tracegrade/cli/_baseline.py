@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import click
 
-from tracegrade.cli._options import open_store_for, project_store_options
+from tracegrade.cli._options import check_touchpoint, open_store_for, project_store_options
 
 if TYPE_CHECKING:
     from tracegrade.errors import InputError
@@ -53,6 +53,7 @@ def promote_command(
     Example:
       tracegrade baseline promote 20250101T120000Z-3f9a2c --touchpoint search_knowledge
     """
+    check_touchpoint(project_path, touchpoint)
     store = open_store_for(project_path, store_url)
     try:
         promoted = store.promote_baseline(run_id, touchpoint)
@@ -76,6 +77,7 @@ def history_command(
     *, touchpoint: str, project_path: Path, store_url: str | None, output_format: Format
 ) -> None:
     """Every baseline TOUCHPOINT had, newest first (the first is the current one)."""
+    check_touchpoint(project_path, touchpoint)
     store = open_store_for(project_path, store_url)
     try:
         history = store.baseline_history(touchpoint)
@@ -302,7 +304,7 @@ def import_command(
                 item.file, f"touchpoint {item.touchpoint!r} is also in {seen[item.touchpoint]}"
             )
         seen[item.touchpoint] = item.file
-    store = open_store_for(project_path, store_url)
+    store = open_store_for(project_path, store_url, existing=False)
     try:
         imported = [(item, *_store_import(store, item)) for item in items]
     finally:

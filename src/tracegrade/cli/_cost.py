@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Literal
 import click
 
 from tracegrade.cli._options import (
+    check_run,
+    check_touchpoint,
     open_store_for,
     opened,
     prices_option,
@@ -128,16 +130,21 @@ def cost_command(
     if prices_path is not None and not reprice:
         raise click.UsageError("--prices prices the calls again: add --reprice")
     start = None if since is None else since.replace(tzinfo=UTC)
+    check_touchpoint(project_path, touchpoint)
     if reprice:
         # Today's prices are the project's (when there is one) unless --prices names a file.
         with opened(project_path, store_url, need_project=False) as (project, store):
             table = project_prices(project, prices_path) if project else load_prices(prices_path)
             calls = store.ai_calls(run_id=run_id, touchpoint=touchpoint, since=start)
+            if not calls:
+                check_run(store, run_id)
         rows = rollup_calls([repriced(call, table) for call in calls], by)
     else:
         store = open_store_for(project_path, store_url)
         try:
             rows = store.cost_rollup(by, run_id=run_id, touchpoint=touchpoint, since=start)
+            if not rows:  # calls may name a run the runner never started (record_ai_call)
+                check_run(store, run_id)
         finally:
             store.close()
     if output_format == "json":

@@ -8,9 +8,11 @@ from typing import TYPE_CHECKING
 import click
 
 from tracegrade import __version__
+from tracegrade._extras import missing_extra
 from tracegrade.cli._baseline import baseline_group
 from tracegrade.cli._contract import contract_group
 from tracegrade.cli._cost import cost_command
+from tracegrade.cli._formats import formats_command
 from tracegrade.cli._grade import grade_command
 from tracegrade.cli._guard import guard_group
 from tracegrade.cli._proposals import proposals_group
@@ -41,6 +43,7 @@ cli.add_command(grade_command)
 cli.add_command(guard_group)
 cli.add_command(show_command)
 cli.add_command(convert_command)
+cli.add_command(formats_command)
 cli.add_command(contract_group)
 cli.add_command(run_command)
 cli.add_command(baseline_group)
@@ -54,22 +57,36 @@ cli.add_command(rubric_command)
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Run the CLI; a tracegrade error prints one line on stderr and exits with its code."""
+    args = list(argv) if argv is not None else sys.argv[1:]
     try:
         cli.main(
-            args=list(argv) if argv is not None else None,
+            args=args,
             prog_name="tracegrade",
             standalone_mode=False,
         )
     except click.exceptions.Abort:
         click.echo("tracegrade: aborted", err=True)
         sys.exit(130)
+    except click.UsageError as exc:
+        # One line, like every other error (click's own is four: usage, hint, blank, error).
+        where = exc.ctx.command_path if exc.ctx is not None else "tracegrade"
+        message = exc.format_message().rstrip(".")
+        click.echo(f"tracegrade: error: {message} (see {where} --help)", err=True)
+        sys.exit(exc.exit_code)
     except click.ClickException as exc:
-        exc.show()
+        click.echo(f"tracegrade: error: {exc.format_message()}", err=True)
         sys.exit(exc.exit_code)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except TracegradeError as exc:
         click.echo(f"tracegrade: error: {exc}", err=True)
         sys.exit(exc.exit_code)
+    except ImportError as exc:
+        command = next((arg for arg in args if not arg.startswith("-")), "")
+        missing = missing_extra(exc, f"tracegrade {command}".strip())
+        if missing is None:
+            raise
+        click.echo(f"tracegrade: error: {missing}", err=True)
+        sys.exit(missing.exit_code)
     except BrokenPipeError:
         sys.exit(1)  # the reader (e.g. `| head`) went away; nothing left to say

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from tracegrade.store import Store
 
 __all__ = [
+    "DEFAULT_STORE_FILE",
     "STORE_URL_VARIABLE",
     "format_option",
     "open_project_store",
@@ -26,6 +27,8 @@ __all__ = [
     "store_option",
 ]
 
+DEFAULT_STORE_FILE = ".tracegrade/tracegrade.db"
+"""The store of a folder with no project file, as in the default store URL."""
 STORE_URL_VARIABLE = "TRACEGRADE_STORE_URL"
 """The store every command uses when ``--store`` is not given (before the project's)."""
 
@@ -85,50 +88,142 @@ def project_file(target: Path) -> Path:
     return target / PROJECT_FILE if target.is_dir() else target
 
 
-def open_project_store(project: Project | None, url: str | None) -> Store:
-    """The store ``url`` names, else the project's, else the default; opened and migrated."""
-    from tracegrade.store import open_store
+def open_project_store(
+    project: Project | None, url: str | None, *, existing: bool = False
+) -> Store:
+    """The store ``url`` names, else the project's, else the default; opened and migrated.
+
+    Args:
+        project: The project, whose ``[store] url`` is used when ``url`` is ``None``.
+        url: The store URL given (``--store``), or ``None``.
+        existing: The command only reads: a SQLite file that does not exist is an error (a
+            mistyped path would otherwise show an empty store, and leave a file behind).
+
+    Raises:
+        InputError: ``existing`` and the SQLite file does not exist.
+    """
+    from tracegrade.store import DEFAULT_URL, open_store
 
     if url is None and project is not None:
         url = project.store_url
+    if existing:
+        _check_exists(url or DEFAULT_URL, given=url is not None)
     return open_store(url)
 
 
-def open_store_for(project_path: Path, store_url: str | None) -> Store:
-    """The store ``--store`` names, else the one of the project ``--project`` names.
+def _check_exists(url: str, *, given: bool) -> None:
+    import sqlalchemy as sa
+    from sqlalchemy.exc import ArgumentError
+
+    from tracegrade.errors import InputError
+
+    try:
+        parsed = sa.make_url(url)
+    except ArgumentError:
+        return  # open_store words the parse error
+    if parsed.drivername != "sqlite" or not parsed.database or parsed.database == ":memory:":
+        return
+    if not Path(parsed.database).is_file():
+        where = (
+            " (the default store: no --store, and no tracegrade.toml there)"
+            if not given or parsed.database.endswith(DEFAULT_STORE_FILE)
+            else ""
+        )
+        raise InputError(
+            f"there is no store at {parsed.database}{where}",
+            fix="check the path (a typo?), pass --project DIR or --store URL, or run"
+            " `tracegrade run` first to create it",
+        )
+
+
+def open_store_for(project_path: Path, store_url: str | None, *, existing: bool = True) -> Store:
+    """The store ``--store`` names, else the project's, else ``.tracegrade/tracegrade.db``.
+
+    Args:
+        project_path: ``--project``: a folder holding tracegrade.toml, or the file.
+        store_url: ``--store``, or ``None``.
+        existing: See :func:`open_project_store`.
 
     Raises:
-        InputError: No store URL is given and the project file is missing.
+        InputError: ``existing`` and the store file does not exist.
     """
-    from tracegrade.errors import InputError
     from tracegrade.evals import load_project
 
-    if store_url is not None:
-        return open_project_store(None, store_url)
     path = project_file(project_path)
-    if not path.is_file():
+    project = load_project(path) if store_url is None and path.is_file() else None
+    return open_project_store(project, store_url or _folder_store(path), existing=existing)
+
+
+def _folder_store(path: Path) -> str | None:
+    """The store when the project file ``path`` is missing: the folder's default store.
+
+    ``None`` when the file exists (its ``[store] url`` decides).
+
+    Raises:
+        InputError: ``--project`` names neither a folder nor an existing file.
+    """
+    from tracegrade.errors import InputError
+    from tracegrade.evals import PROJECT_FILE
+
+    if path.is_file():
+        return None
+    if path.name != PROJECT_FILE or not path.parent.is_dir():
         raise InputError(f"{path} does not exist", fix="pass --project DIR or --store URL")
-    return open_project_store(load_project(path), None)
+    return f"sqlite:///{(path.parent / DEFAULT_STORE_FILE).as_posix()}"
 
 
 @contextmanager
 def opened(
-    project_path: Path, store_url: str | None, *, need_project: bool
+    project_path: Path, store_url: str | None, *, need_project: bool, existing: bool = True
 ) -> Iterator[tuple[Project | None, Store]]:
     """The project (when its file exists, or is needed) and the store, closed afterwards.
 
+    Without ``--store`` the store is the project's, else the default
+    ``.tracegrade/tracegrade.db`` of the working folder.
+
     Raises:
-        InputError: The project is needed (or no store URL is given) and its file is missing.
+        InputError: The project is needed and its file is missing, or (``existing``) the
+            store file does not exist.
     """
-    from tracegrade.errors import InputError
     from tracegrade.evals import load_project
 
     path = project_file(project_path)
     project = load_project(path) if need_project or path.is_file() else None
-    if project is None and store_url is None:
-        raise InputError(f"{path} does not exist", fix="pass --project DIR or --store URL")
-    store = open_project_store(project, store_url)
+    store = open_project_store(project, store_url or _folder_store(path), existing=existing)
     try:
         yield project, store
     finally:
         store.close()
+
+
+def check_touchpoint(project_path: Path, touchpoint: str | None) -> None:
+    """An unknown ``--touchpoint`` is an error naming the known ids (when there is a project).
+
+    Without a project file nothing names the touchpoints; the command then says when it
+    found nothing.
+
+    Raises:
+        ProjectError: The project has no touchpoint with that id.
+    """
+    from tracegrade.evals import load_project
+
+    path = project_file(project_path)
+    if touchpoint is not None and path.is_file():
+        load_project(path).entry(touchpoint)
+
+
+def check_run(store: Store, run_id: str | None) -> None:
+    """An unknown ``--run`` is an error naming the latest runs in the store.
+
+    Raises:
+        InputError: The store has no run with that id.
+    """
+    from tracegrade.errors import InputError
+
+    if run_id is None or store.get_run(run_id) is not None:
+        return
+    latest = [run.run_id for run in store.list_runs(limit=5)]
+    raise InputError(
+        f"the store has no run {run_id!r}",
+        fix=f"latest runs: {', '.join(latest)}" if latest else "the store holds no run yet",
+    )

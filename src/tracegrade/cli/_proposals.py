@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import click
 
-from tracegrade.cli._options import opened, project_store_options
+from tracegrade.cli._options import check_touchpoint, opened, project_store_options
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -99,6 +99,7 @@ def list_command(
     """The proposals, newest first, and each touchpoint's graduation (may it auto-apply?)."""
     from tracegrade.evals import measure_graduation
 
+    check_touchpoint(project_path, touchpoint)
     with opened(project_path, store_url, need_project=False) as (project, store):
         found = store.proposals(touchpoint, status=status)
         policies = {t.id: t.graduation for t in project.touchpoints} if project else {}
@@ -211,7 +212,7 @@ def new_command(
         new_text = source.read_bytes().decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read {source} as UTF-8 text ({exc})", fix="check --from") from exc
-    with opened(project_path, store_url, need_project=True) as (project, store):
+    with opened(project_path, store_url, need_project=True, existing=False) as (project, store):
         if project is None:  # need_project loads it or raises
             raise click.UsageError("a project is needed")
         proposal = propose(
@@ -309,7 +310,7 @@ def apply_command(
     """Write approved proposal PROPOSAL_ID to its file and record the new touchpoint version."""
     from tracegrade.proposals import apply_proposal
 
-    with opened(project_path, store_url, need_project=True) as (project, store):
+    with opened(project_path, store_url, need_project=True, existing=False) as (project, store):
         if project is None:
             raise click.UsageError("a project is needed")
         applied = apply_proposal(store, project, proposal_id, by=_named(by), auto=auto)
@@ -342,7 +343,7 @@ def rollback_command(
     """
     from tracegrade.proposals import rollback
 
-    with opened(project_path, store_url, need_project=True) as (project, store):
+    with opened(project_path, store_url, need_project=True, existing=False) as (project, store):
         if project is None:
             raise click.UsageError("a project is needed")
         done = rollback(store, project, touchpoint, version, by=_named(by))

@@ -91,6 +91,7 @@ def run_command(
       tracegrade run --cost-limit 5 --prices my-prices.toml
     """
     from tracegrade.cost import project_prices
+    from tracegrade.errors import ProjectError
     from tracegrade.evals import (
         Executor,
         LocalExecutor,
@@ -102,6 +103,12 @@ def run_command(
 
     path = project_file(target)
     project = load_project(path)
+    if not project.touchpoints:
+        raise ProjectError(
+            "the project declares no touchpoints, so a run would evaluate nothing",
+            fix="add a [[touchpoints]] table (docs/evals.md) or an @touchpoint",
+            path=str(path),
+        )
     prices = project_prices(project, prices_path)
     chosen: Executor = LocalExecutor(workers)
     if executor == "ray":

@@ -57,9 +57,35 @@ def read_admin_token(path: Path | None, project: Project | None) -> str | None:
     return token
 
 
+def _free_port(host: str) -> int:
+    """A port the system gives as free on ``host`` (``--port 0``), to print and then bind.
+
+    Raises:
+        InputError: ``host`` is not an address of this machine.
+    """
+    import socket
+
+    from tracegrade.errors import InputError
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.bind((host, 0))
+            port: int = probe.getsockname()[1]
+    except OSError as exc:
+        raise InputError(
+            f"cannot listen on {host} ({exc.strerror or exc})",
+            fix="pass --host with an address of this machine (default 127.0.0.1)",
+        ) from exc
+    return port
+
+
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="The address to bind.")
-@click.option("--port", type=click.IntRange(min=0, max=65535), default=7600, show_default=True)
+@click.option(
+    "--port", type=click.IntRange(min=0, max=65535), default=7600, show_default=True,
+    help="The port; 0 picks a free one (and prints it).",
+)  # fmt: skip
 @click.option(
     "--project",
     "project_path",
@@ -106,6 +132,8 @@ def serve_command(
     elif project_file(Path()).is_file():
         project = load_project(project_file(Path()))
     token = read_admin_token(admin_token_file, project)
+    if port == 0:
+        port = _free_port(host)  # so the address printed is the one served
     store = open_project_store(project, store_url)
     app = create_app(store, project=project, admin_token=token)
     shown = f"[{host}]" if ":" in host else host

@@ -21,6 +21,11 @@ if TYPE_CHECKING:
 __all__ = ["convert_command", "show_command"]
 
 _SUMMARY = 100  # characters of a frame's text shown on its line
+_NO_REPLY = {
+    "answered": "(none)",
+    "empty": "(none: the last turn's replies are blank)",
+    "interrupted": "(none: the last turn got no reply)",
+}
 
 
 def _short(text: str) -> str:
@@ -83,7 +88,8 @@ def _text(path: Path, trace: Trace, grade: Grade | None = None) -> str:
         f"  frames       {len(trace.frames)}: "
         + ", ".join(f"{kind} {count}" for kind, count in counts.items()),
         f"  tools        {' > '.join(trace.tool_path) or '(none called)'}",
-        f"  final answer {_short(trace.final_answer) or '(none)'}",
+        f"  final answer {_short(trace.final_answer) or _NO_REPLY[trace.reply_status]}",
+        f"  turns        {len(trace.turns)}",
         "",
         *(_frame_line(index, frame) for index, frame in enumerate(trace.frames)),
         *(_claims_lines(grade) if grade is not None else ()),
@@ -104,7 +110,12 @@ def _graded(path: Path, trace: Trace, strict: bool | None) -> Grade:
 
 @click.command("show")
 @click.argument("trace_file", type=click.Path(path_type=Path, dir_okay=False))
-@click.option("--from", "format_name", metavar="FORMAT", help="Read with this trace reader.")
+@click.option(
+    "--from",
+    "format_name",
+    metavar="FORMAT",
+    help="Read with this trace reader (`tracegrade formats` lists them).",
+)
 @click.option(
     "--format",
     "output_format",
@@ -170,7 +181,12 @@ def show_command(
 @click.command("convert")
 @click.argument("trace_file", type=click.Path(path_type=Path, dir_okay=False))
 @click.option("--to", "target", type=click.Choice(["native"]), default="native", show_default=True)
-@click.option("--from", "format_name", metavar="FORMAT", help="Read with this trace reader.")
+@click.option(
+    "--from",
+    "format_name",
+    metavar="FORMAT",
+    help="Read with this trace reader (`tracegrade formats` lists them).",
+)
 @click.option(
     "-o", "--output", type=click.Path(path_type=Path),
     help="Write here (a file for one trace, a folder for several); default: stdout.",
@@ -201,6 +217,13 @@ def convert_command(
         click.echo(documents[0][1].decode())
         return
     if len(documents) == 1 and not output.is_dir():
+        if output.suffix.lower() != ".json":
+            # Native traces are detected by their .json name: any other name would be
+            # written but never read back.
+            raise click.UsageError(
+                f"--output {output}: a native trace is a .json file; name it"
+                f" {output.with_name(output.name + '.json')} (or give an existing folder)"
+            )
         _write_whole(output, documents[0][1])
         return
     output.mkdir(parents=True, exist_ok=True)

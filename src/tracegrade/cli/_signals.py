@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Literal
 
 import click
 
-from tracegrade.cli._options import opened, project_store_options
+from tracegrade.cli._options import check_run, check_touchpoint, opened, project_store_options
 from tracegrade.cli._proposals import print_json
 
 if TYPE_CHECKING:
@@ -64,6 +64,7 @@ def list_command(
     output_format: Format,
 ) -> None:
     """The signals, oldest first."""
+    check_touchpoint(project_path, touchpoint)
     with opened(project_path, store_url, need_project=False) as (_, store):
         found = store.signals(touchpoint, processed=False if only_open else None)
     if output_format == "json":
@@ -104,9 +105,10 @@ def add_command(
     """
     from tracegrade.proposals import record_signal
 
-    with opened(project_path, store_url, need_project=False) as (project, store):
+    with opened(project_path, store_url, need_project=False, existing=False) as (project, store):
         if project is not None:
             project.entry(touchpoint)  # an unknown touchpoint is an error naming the known ones
+        check_run(store, run_id)  # a signal about a run the store never saw would be lost
         number = record_signal(store, touchpoint, kind, {"message": message}, run_id=run_id)
         recorded = next(s for s in store.signals(touchpoint) if s.id == number)
     if output_format == "json":
@@ -135,6 +137,7 @@ def patterns_command(
     """
     from tracegrade.proposals import find_patterns
 
+    check_touchpoint(project_path, touchpoint)
     with opened(project_path, store_url, need_project=False) as (_, store):
         found = find_patterns(store.signals(touchpoint, processed=False))
     if output_format == "json":

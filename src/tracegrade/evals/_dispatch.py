@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from tracegrade._extras import missing_extra
 from tracegrade.contract import (
     ContractRules,
     GateResult,
@@ -106,11 +107,11 @@ class _GradeSuite:
     loaded: LoadedSuite
 
     def items(self) -> tuple[str, ...]:
-        return tuple(case.trace for case in self.loaded.suite.cases if case.expect is not None)
+        return tuple(case.label for case in self.loaded.suite.cases if case.expect is not None)
 
     def run(self, item: str, repeat: int) -> Iterator[CaseOutcome]:
         suite = self.loaded.suite
-        cases = tuple(case for case in suite.cases if case.trace == item)
+        cases = tuple(case for case in suite.cases if case.label == item)
         one = LoadedSuite(self.path, suite.model_copy(update={"cases": cases}))
         yield from suite_outcomes(run_suite(one), repeat)
 
@@ -204,6 +205,13 @@ def _import_call(call: str, project: Project, touchpoint: str) -> SuiteFunction:
         for part in qualname.split("."):
             found = getattr(found, part)
     except (ImportError, AttributeError) as exc:
+        missing = (
+            missing_extra(exc, f"touchpoint {touchpoint!r} ({call})")
+            if isinstance(exc, ImportError)
+            else None
+        )
+        if missing is not None:
+            raise missing.in_file(str(project.path)) from exc
         raise ProjectError(
             f"cannot import {call} ({type(exc).__name__}: {exc})",
             fix="run from the folder that holds the module, or install it",

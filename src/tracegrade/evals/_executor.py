@@ -29,7 +29,7 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import suppress
 from typing import TYPE_CHECKING, Any, Protocol
 
-from tracegrade.errors import InfrastructureError, InputError
+from tracegrade.errors import InfrastructureError, InputError, MissingExtraError
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -470,7 +470,8 @@ def _import_ray() -> Any:  # noqa: ANN401 - ray has no stubs and is optional
     try:
         return importlib.import_module("ray")
     except ImportError as exc:
-        raise InputError(
-            "--executor ray needs Ray, which is not installed",
-            fix="pip install 'tracegrade[ray]', or run with --executor local",
+        raise MissingExtraError(
+            "--executor ray needs the ray extra (ray is not installed; or run with --executor"
+            " local)",
+            extra="ray",
         ) from exc

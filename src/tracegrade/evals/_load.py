@@ -212,7 +212,8 @@ def load_project(
     Raises:
         ProjectError: The file is unreadable, not TOML, or breaks the contract schema; a
             suite file, a listed file or a traces glob is missing; the suite kind cannot be
-            inferred; or an id is declared twice (in the file or in the file and in Python).
+            inferred; an id is declared twice (in the file or in the file and in Python); or
+            the file is empty and no touchpoint is declared in Python.
             The message names the file, the touchpoint and the field.
     """
     file = Path(path)
@@ -250,6 +251,12 @@ def load_project(
         _check_paths(entry.touchpoint, file.parent, entry.origin)
         seen[entry.touchpoint.id] = entry
         entries.append(entry)
+    if not data and not entries:  # an empty file and no @touchpoint: a project of nothing
+        raise ProjectError(
+            "the project file is empty and no @touchpoint is declared",
+            fix="declare a [[touchpoints]] table (docs/evals.md), or delete the file",
+            path=origin,
+        )
     return Project(file, config, tuple(entries))
 
 

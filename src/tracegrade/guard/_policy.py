@@ -128,8 +128,15 @@ def load_policy(path: str | Path) -> GuardPolicy:
     """Read and validate a policy file.
 
     Raises:
-        PolicyError: The file is unreadable, not TOML, or not a valid policy.
+        PolicyError: The file is unreadable, not TOML, not a valid policy, or guards no tool.
     """
     file = Path(path)
     data = read_toml(file, PolicyError)
-    return parse_policy(data, str(file))
+    policy = parse_policy(data, str(file))
+    if not policy.tools:
+        raise PolicyError(
+            "the policy guards no tool, so every call would pass unchecked",
+            fix='add a [tools.NAME] table with scan = ["ARG.PATH"] (docs/guard.md)',
+            path=str(file),
+        )
+    return policy

@@ -19,7 +19,7 @@ from sqlalchemy import event
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError
 
-from tracegrade.errors import InfrastructureError
+from tracegrade.errors import InfrastructureError, InputError, MissingExtraError
 from tracegrade.store._migrate import WRITE, upgrade_to_head
 from tracegrade.store._url import display_url, parse_store_url
 
@@ -91,6 +91,32 @@ def _sqlite_engine(url: sa.URL) -> sa.Engine:
     return engine
 
 
+_DEFAULT_FOLDER = ".tracegrade"  # the default store's folder (DEFAULT_URL), made when missing
+
+
+def _store_folder(file: Path, url: str) -> None:
+    """Make the store file's folder when it is the default's ``.tracegrade``, and only then.
+
+    Any other missing folder is an error: a URL with a typo must not scatter folders (and an
+    empty store) wherever it points.
+
+    Raises:
+        InputError: The folder does not exist and is not a ``.tracegrade`` folder of an
+            existing one.
+    """
+    folder = file.parent
+    if folder.is_dir():
+        return
+    if folder.name == _DEFAULT_FOLDER and folder.parent.is_dir():
+        folder.mkdir(exist_ok=True)
+        return
+    raise InputError(
+        f"the store URL {url!r} names a file in {folder}, which does not exist",
+        fix="create the folder first, or fix the path (a typo?); only a missing .tracegrade"
+        " folder is made for you",
+    )
+
+
 class SqlBase:
     """The connection a SQL store is built on: engine, transactions, error translation.
 
@@ -104,7 +130,7 @@ class SqlBase:
         """The store's URL without its password."""
         with self._database_errors():
             if self._url.drivername == "sqlite":
-                Path(self._url.database or "").parent.mkdir(parents=True, exist_ok=True)
+                _store_folder(Path(self._url.database or ""), self.url)
                 self._engine = _sqlite_engine(self._url)
             else:
                 self._engine = sa.create_engine(
@@ -124,9 +150,11 @@ class SqlBase:
         try:
             yield
         except ImportError as exc:
-            raise InfrastructureError(
-                f"the store at {self.url} needs a driver that is not installed: {exc}",
-                fix="install the PostgreSQL extra: pip install 'tracegrade[postgres]'",
+            # A missing driver is the postgres extra not installed: bad setup (exit 2), named.
+            raise MissingExtraError(
+                f"the store at {self.url} needs the postgres extra ({exc.name or exc} is not"
+                " installed)",
+                extra="postgres",
             ) from exc
         except (DBAPIError, OSError) as exc:
             cause = str(getattr(exc, "orig", None) or exc).strip().splitlines()

@@ -12,8 +12,8 @@ from tracegrade._validation import error_message, first_error
 from tracegrade.errors import SuiteError, TracegradeError, UnknownQuestionError
 from tracegrade.observations import declared_decoders
 from tracegrade.suites._model import CaseResult, Suite
-from tracegrade.traces import read_trace
-from tracegrade.verdicts import check, grade
+from tracegrade.traces import read_trace, read_traces
+from tracegrade.verdicts import NO_QUESTION, check, grade
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
@@ -22,6 +22,9 @@ if TYPE_CHECKING:
 
     from tracegrade.claims import Question
     from tracegrade.observations import Decoder
+    from tracegrade.suites._model import Case
+    from tracegrade.traces import Trace
+    from tracegrade.verdicts import Grade
 
 __all__ = [
     "LoadedSuite",
@@ -48,6 +51,21 @@ class LoadedSuite:
     def trace_path(self, trace: str) -> Path:
         """Where a case's trace file is."""
         return self.traces_dir / trace
+
+    def case_files(self, case: Case) -> tuple[tuple[Path, str], ...]:
+        """Each file a case grades, with its run name: the file itself, or a glob's matches.
+
+        A glob's matches are the files it finds under the trace folder, sorted, each named
+        by its path relative to that folder; a glob matching nothing gives none.
+        """
+        if not case.is_glob:
+            return ((self.trace_path(case.trace), case.trace),)
+        found = sorted(path for path in self.traces_dir.glob(case.trace) if path.is_file())
+        return tuple((path, path.relative_to(self.traces_dir).as_posix()) for path in found)
+
+    def case_named(self, label: str) -> Case | None:
+        """The case written as ``label`` (see :attr:`Case.label`), or ``None``."""
+        return next((case for case in self.suite.cases if case.label == label), None)
 
 
 def _where(loc: tuple[int | str, ...], data: dict[str, Any]) -> str:
@@ -86,8 +104,15 @@ def load_suite(path: str | Path) -> LoadedSuite:
             fix="see docs/suites.md for the suite format",
             path=str(file),
         ) from exc
+    if not suite.cases:
+        raise SuiteError(
+            "the suite has no [[cases]], so it grades nothing",
+            fix='add a [[cases]] table with trace = "FILE" and question = "ID" (or auto = true)',
+            path=str(file),
+        )
+    loaded = LoadedSuite(file, suite)
     for number, case in enumerate(suite.cases, start=1):
-        if suite.question(case.question) is None:
+        if case.question is not None and suite.question(case.question) is None:
             known = ", ".join(q.id for q in suite.questions) or "none"
             raise UnknownQuestionError(
                 f"case {number} ({case.trace}) names question {case.question!r},"
@@ -95,7 +120,13 @@ def load_suite(path: str | Path) -> LoadedSuite:
                 fix=f"defined questions: {known}",
                 path=str(file),
             )
-    return LoadedSuite(file, suite)
+        if case.is_glob and not loaded.case_files(case):
+            raise SuiteError(
+                f"case {number} ({case.trace}): the glob matches no file in {loaded.traces_dir}",
+                fix="check the pattern and the [suite] traces folder it is relative to",
+                path=str(file),
+            )
+    return loaded
 
 
 def load_questions(path: str | Path) -> tuple[Question, ...]:
@@ -144,6 +175,7 @@ def grade_trace_file(
     run: str | None = None,
     format_name: str | None = None,
     *,
+    auto: bool = False,
     strict: bool | None = None,
     decoders: Sequence[Decoder] = (),
 ) -> CaseResult:
@@ -154,6 +186,7 @@ def grade_trace_file(
         question: The question to grade.
         run: The name the result is reported under; the path when ``None``.
         format_name: Use this trace reader instead of detecting the format.
+        auto: Also extract the answer's claims (see :func:`~tracegrade.verdicts.grade`).
         strict: See :func:`~tracegrade.observations.observe`.
         decoders: Declared decoders for this run's tools.
 
@@ -163,41 +196,89 @@ def grade_trace_file(
     """
     name = str(path)
     trace = read_trace(path, format_name=format_name)
-    try:
-        graded = grade(trace, question, strict=strict, decoders=decoders)
-    except TracegradeError as exc:
-        exc.in_file(name)
-        raise
+    graded = _graded(trace, name, question, auto=auto, strict=strict, decoders=decoders)
     return CaseResult(run=run or name, grade=graded)
 
 
+def _graded(
+    trace: Trace,
+    name: str,
+    question: Question,
+    *,
+    auto: bool,
+    strict: bool | None,
+    decoders: Sequence[Decoder],
+) -> Grade:
+    try:
+        return grade(trace, question, auto=auto, strict=strict, decoders=decoders)
+    except TracegradeError as exc:
+        exc.in_file(name)
+        raise
+
+
+def _case_runs(loaded: LoadedSuite, number: int, case: Case) -> Iterator[tuple[str, str, Trace]]:
+    """Each run a case grades: ``(file, run name, trace)``, in file order."""
+    where = f"case {number} ({case.label})"
+    for path, name in loaded.case_files(case):
+        traces = list(read_traces(path))
+        if case.run is None:
+            if len(traces) != 1:
+                raise SuiteError(
+                    f"{where}: {name} holds {len(traces)} runs, and a case grades one",
+                    fix=f'pick one with run = "ID", or grade each with run = "*" ({_ids(traces)})',
+                    path=str(loaded.path),
+                )
+            yield str(path), name, traces[0]
+        elif case.run == "*":
+            for trace in traces:
+                yield str(path), f"{name}#{trace.id}", trace
+        else:
+            chosen = [trace for trace in traces if trace.id == case.run]
+            if not chosen:
+                raise SuiteError(
+                    f"{where}: {name} holds no run {case.run!r}",
+                    fix=f'its runs: {_ids(traces)}; or run = "*" for every one',
+                    path=str(loaded.path),
+                )
+            yield str(path), f"{name}#{case.run}", chosen[0]
+
+
+def _ids(traces: Sequence[Trace], shown: int = 10) -> str:
+    ids = [trace.id for trace in traces]
+    more = f" and {len(ids) - shown} more" if len(ids) > shown else ""
+    return ", ".join(ids[:shown]) + more if ids else "none"
+
+
 def run_suite(loaded: LoadedSuite, *, strict: bool | None = None) -> Iterator[CaseResult]:
-    """Grade every case in order, reading one trace at a time.
+    """Grade every case in order, reading one trace file at a time.
+
+    A glob case grades each matched file; a case with ``run = "*"`` each run of its file.
 
     Yields:
-        Each case's result as soon as it is graded.
+        Each run's result as soon as it is graded.
 
     Raises:
+        SuiteError: A file holds several runs and the case names none, or not the one named.
         TracegradeError: The first invalid trace or unreadable result stops the run.
     """
     suite = loaded.suite
-    for case in suite.cases:
-        question = suite.question(case.question)
+    strict = suite.suite.strict if strict is None else strict
+    for number, case in enumerate(suite.cases, start=1):
+        question = NO_QUESTION if case.question is None else suite.question(case.question)
         if question is None:  # load_suite checked this; kept for suites built in code
             raise UnknownQuestionError(
                 f"case {case.trace} names question {case.question!r}, which is not defined",
                 fix="define the question in the suite",
                 path=str(loaded.path),
             )
-        result = grade_trace_file(
-            loaded.trace_path(case.trace),
-            question,
-            run=case.trace,
-            strict=loaded.suite.suite.strict if strict is None else strict,
-            decoders=loaded.decoders,
-        )
-        if case.expect is not None:
-            result = result.model_copy(
-                update={"expect": case.expect, "mismatches": check(result.grade, case.expect)}
+        auto = case.auto or case.question is None
+        for file, name, trace in _case_runs(loaded, number, case):
+            graded = _graded(
+                trace, file, question, auto=auto, strict=strict, decoders=loaded.decoders
             )
-        yield result
+            result = CaseResult(run=name, grade=graded)
+            if case.expect is not None:
+                result = result.model_copy(
+                    update={"expect": case.expect, "mismatches": check(graded, case.expect)}
+                )
+            yield result

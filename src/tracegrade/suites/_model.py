@@ -16,21 +16,49 @@ _NonEmpty = Annotated[StrictStr, Field(min_length=1)]
 
 
 class Case(BaseModel):
-    """One trace graded against one question.
+    """One trace file (or every file a glob matches), graded against a question.
 
     Attributes:
-        trace: Path of the trace file, relative to the suite's trace folder. It is also
-            the case's run name in reports.
-        question: The id of the question to grade against.
+        trace: Path of the trace file, relative to the suite's trace folder, or a glob
+            (``traces/*.json``: one case per matched file). It is also the case's run name
+            in reports (each matched file's path, for a glob).
+        question: The id of the question to grade against; ``None`` with ``auto``: graded
+            by the answer's own claims alone (:data:`~tracegrade.verdicts.NO_QUESTION`).
+        auto: Also extract the answer's claims and grade each beside the question's facts.
+        run: Which run of a file that holds several (tau-bench, tau2, Inspect logs): a run
+            id, or ``*`` for every run, each reported as its own case ``path#id``. ``None``:
+            the file must hold exactly one run.
         expect: The prediction; without one the case is graded but never mismatches.
         note: Why the expectation is what it is.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     trace: _NonEmpty
-    question: _NonEmpty
+    question: _NonEmpty | None = None
+    auto: StrictBool = False
+    run: _NonEmpty | None = None
     expect: Expectation | None = None
     note: StrictStr = ""
+
+    @model_validator(mode="after")
+    def _question_or_auto(self) -> Case:
+        if self.question is None and not self.auto:
+            msg = (
+                "names no question and does not set auto = true, so nothing would be"
+                ' graded; add question = "ID", or auto = true to grade the answer\'s own claims'
+            )
+            raise ValueError(msg)
+        return self
+
+    @property
+    def label(self) -> str:
+        """The case as written: its trace (path or glob), and ``#run`` when it picks runs."""
+        return self.trace if self.run is None else f"{self.trace}#{self.run}"
+
+    @property
+    def is_glob(self) -> bool:
+        """Whether ``trace`` is a pattern (``*``, ``?`` or ``[``) rather than one file."""
+        return any(char in self.trace for char in "*?[")
 
 
 class SuiteSettings(BaseModel):

@@ -29,6 +29,7 @@ __all__ = [
     "CompactionFrame",
     "Frame",
     "Outcome",
+    "ReplyStatus",
     "SystemFrame",
     "ToolCallFrame",
     "ToolResultFrame",
@@ -37,6 +38,13 @@ __all__ = [
 ]
 
 Outcome = Literal["success", "failure", "partial"]
+ReplyStatus = Literal["answered", "empty", "interrupted"]
+"""How the run's last turn ended: with a reply, with only blank replies, or with none at all
+(the run stopped on a tool call or result, or the user's message got no answer)."""
+
+# User-simulator messages that end a conversation rather than ask something (tau-bench, tau2
+# and tools built on them): the reply before one is the last turn's answer.
+_CLOSING_MARKERS = ("###STOP###", "###TRANSFER###", "###OUT-OF-SCOPE###")
 
 # Strict scalars: a JSON boolean is not a number, 1 is not true and 7 is not "7".
 # Extra keys are ignored, as in the native format.
@@ -74,7 +82,7 @@ class UserFrame(_FrameBase):
 
 
 class AssistantFrame(_FrameBase):
-    """Text the model wrote; the last non-blank one is the final answer."""
+    """Text the model wrote; the last non-blank one of the last turn is the final answer."""
 
     type: Literal["assistant"] = "assistant"
     content: StrictStr
@@ -219,14 +227,63 @@ class Trace(BaseModel):
         return tuple(frame.name for frame in self.frames if isinstance(frame, ToolCallFrame))
 
     @property
+    def turn_starts(self) -> tuple[int, ...]:
+        """The frame index of every user message that opens a turn, in order.
+
+        A blank message and a user simulator's closing message (``###STOP###``) ask nothing
+        and open no turn. A run with none is one turn, from its first frame.
+        """
+        return tuple(
+            index
+            for index, frame in enumerate(self.frames)
+            if isinstance(frame, UserFrame) and opens_turn(frame.content)
+        )
+
+    @property
+    def turns(self) -> tuple[tuple[int, int], ...]:
+        """Each turn's frames as ``(start, end)`` (end exclusive); at least one turn.
+
+        The first turn also holds what came before its user message (a system prompt, a
+        greeting); each turn ends where the next one opens.
+        """
+        starts = self.turn_starts or (0,)
+        ends = (*starts[1:], len(self.frames))
+        return tuple(zip((0, *starts[1:]), ends, strict=True))
+
+    def _last_turn(self) -> tuple[Frame, ...]:
+        starts = self.turn_starts
+        return self.frames[starts[-1] :] if starts else self.frames
+
+    @property
     def final_answer(self) -> str:
-        """The last assistant text that is not blank, untrimmed; ``""`` when there is none."""
-        for frame in reversed(self.frames):
+        """The last non-blank assistant text of the last turn, untrimmed; ``""`` when none.
+
+        With one turn this is the reference grader's rule (the last non-blank assistant text
+        of the run). A last turn with no reply gives ``""``, never an earlier turn's reply:
+        :attr:`reply_status` says why.
+        """
+        for frame in reversed(self._last_turn()):
             if isinstance(frame, AssistantFrame) and not is_blank(frame.content):
                 return frame.content
         return ""
 
     @property
+    def reply_status(self) -> ReplyStatus:
+        """How the last turn ended: ``answered``, ``empty`` or ``interrupted``.
+
+        ``empty``: its replies are all blank; ``interrupted``: it has none at all.
+        """
+        replies = [f for f in self._last_turn() if isinstance(f, AssistantFrame)]
+        if any(not is_blank(frame.content) for frame in replies):
+            return "answered"
+        return "empty" if replies else "interrupted"
+
+    @property
     def any_tool_failed(self) -> bool:
         """True when some tool result has ``ok: false`` (a denied approval has no result)."""
         return any(isinstance(frame, ToolResultFrame) and not frame.ok for frame in self.frames)
+
+
+def opens_turn(content: str) -> bool:
+    """Whether a user message asks something: not blank, and not a closing message."""
+    return not is_blank(content) and not any(marker in content for marker in _CLOSING_MARKERS)

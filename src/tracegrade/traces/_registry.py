@@ -162,11 +162,12 @@ def _choose(name: str, file_name: str, head: bytes, format_name: str | None) -> 
     for candidate in ordered:
         if candidate.fallback is not None and candidate.fallback(file_name, head):
             return candidate
-    known = "; ".join(f"{r.name} ({r.description})" for r in ordered)
+    # Short on purpose: the formats, each with what it reads, are `tracegrade formats`.
+    what = "the file is empty" if not head.strip() else "no trace reader recognises this file"
     raise TraceFormatError(
-        "no trace reader recognises this file",
-        fix=f"known formats: {known}; pass the format explicitly (--from FORMAT) to override"
-        " detection",
+        what,
+        fix="`tracegrade formats` lists the formats read and what each looks like; pass"
+        " --from FORMAT to skip detection",
         path=name,
     )
 
@@ -233,6 +234,10 @@ def _traces(chosen: TraceReader, read: Callable[[], Iterator[Trace]], name: str)
 
 def _marked(trace: Trace, chosen: TraceReader) -> Trace:
     if trace.source_format == chosen.name:
+        return trace
+    if chosen.name == "native" and trace.source_format:
+        # A converted trace (schema_version 2) keeps the format it was read from, so it is
+        # graded exactly as its source was (strict decoding is the native default).
         return trace
     return trace.model_copy(update={"source_format": chosen.name})
 

@@ -10,6 +10,7 @@ from tracegrade.verdicts._grade import (
     grade_figures,
     grade_observed,
     grade_provenance,
+    grade_turns,
 )
 from tracegrade.verdicts._model import (
     AnswerGrade,
@@ -44,4 +45,5 @@ __all__ = [
     "grade_figures",
     "grade_observed",
     "grade_provenance",
+    "grade_turns",
 ]

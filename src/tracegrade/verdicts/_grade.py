@@ -36,6 +36,7 @@ __all__ = [
     "grade_figures",
     "grade_observed",
     "grade_provenance",
+    "grade_turns",
 ]
 
 
@@ -222,6 +223,7 @@ def grade_observed(
             "figures": figures,
             "as_text": [{"frame": frame, "tool": tool} for frame, tool in observations.as_text],
             "extracted": extracted,
+            "reply": trace.reply_status,
         }
     )
 
@@ -252,6 +254,40 @@ def grade(
     if question is None:
         return grade_observed(trace, NO_QUESTION, observations, auto=True)
     return grade_observed(trace, question, observations, auto=auto)
+
+
+def grade_turns(
+    trace: Trace,
+    question: Question | None = None,
+    *,
+    auto: bool = False,
+    strict: bool | None = None,
+    decoders: Sequence[Decoder] = (),
+) -> tuple[Grade, ...]:
+    """Grade every user turn of a run, each against the evidence up to the end of that turn.
+
+    Turn ``n`` is graded as the run cut where turn ``n + 1`` opens (:attr:`Trace.turns`): its
+    answer is that turn's last reply, its evidence every tool result before the cut, and
+    what the user gave is what they said up to then. Arguments are those of :func:`grade`.
+
+    Returns:
+        One grade per turn, in order, each with ``turn`` set (1 is the first); a run with
+        no user message is one turn.
+
+    Raises:
+        UnreadableResultError: As :func:`grade`.
+    """
+    grades: list[Grade] = []
+    for number, (_, end) in enumerate(trace.turns, start=1):
+        cut = trace if end == len(trace.frames) else _cut(trace, end)
+        graded = grade(cut, question, auto=auto, strict=strict, decoders=decoders)
+        grades.append(graded.model_copy(update={"turn": number}))
+    return tuple(grades)
+
+
+def _cut(trace: Trace, end: int) -> Trace:
+    """The run as it stood before frame ``end``: same id, fewer frames."""
+    return trace.model_copy(update={"frames": trace.frames[:end], "tokens": trace.tokens[:end]})
 
 
 def check(result: Grade, expectation: Expectation) -> tuple[str, ...]:

@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict
 from tracegrade.claims import ClaimKind
 from tracegrade.figures import FigureKind
 from tracegrade.support import Support
-from tracegrade.traces import Outcome
+from tracegrade.traces import Outcome, ReplyStatus
 
 __all__ = [
     "AnswerGrade",
@@ -152,6 +152,11 @@ class Grade(BaseModel):
         as_text: Results no decoder recognised, read as plain text: said, never silent.
         extracted: Every checkable claim of the answer found with no question file, in answer
             order (empty unless extraction was asked for: no question, or a case's ``auto``).
+        reply: How the last turn ended: ``answered``, ``empty`` (only blank replies) or
+            ``interrupted`` (no reply); the final answer is then ``""``, never an earlier
+            turn's reply.
+        turn: Which user turn this grades (1 is the first), when graded turn by turn
+            (:func:`~tracegrade.verdicts.grade_turns`); ``None``: the whole run.
     """
 
     model_config = _FROZEN
@@ -171,6 +176,8 @@ class Grade(BaseModel):
     figures: tuple[GradedFigure, ...] = ()
     as_text: tuple[TextResult, ...] = ()
     extracted: tuple[GradedAnswerClaim, ...] = ()
+    reply: ReplyStatus = "answered"
+    turn: int | None = None
 
     @property
     def unsupported_claims(self) -> tuple[GradedAnswerClaim, ...]:

@@ -18,7 +18,7 @@ from tracegrade.guard import load_policy, replay
 from tracegrade.observations import observe
 from tracegrade.suites import load_suite
 from tracegrade.traces import read_traces
-from tracegrade.verdicts import GradedFigure, check, grade, grade_figures
+from tracegrade.verdicts import NO_QUESTION, GradedFigure, check, grade, grade_figures
 from tracegrade.web._models import CaseView, FrameMark, TraceView
 from tracegrade.web._trace import trace_view
 
@@ -53,15 +53,24 @@ def _grade_trace(ctx: Context, contract: Touchpoint, item: str) -> TraceView:
         msg = "no suite"
         raise LookupError(msg)
     loaded = load_suite(ctx.project.resolve(contract.suite))
-    case = next((case for case in loaded.suite.cases if case.trace == item), None)
-    question = loaded.suite.question(case.question) if case is not None else None
-    if case is None or question is None:
+    case = loaded.case_named(item)
+    question = (
+        None
+        if case is None
+        else NO_QUESTION
+        if case.question is None
+        else loaded.suite.question(case.question)
+    )
+    files = loaded.case_files(case) if case is not None else ()
+    if case is None or question is None or not files:
         msg = f"the suite has no case {item!r}"
         raise LookupError(msg)
-    trace = _pick(loaded.trace_path(case.trace), None)
+    # A case of several runs (a glob, run = "*") shows its first.
+    trace = _pick(files[0][0], None if case.run in {None, "*"} else case.run)
     strict = loaded.suite.suite.strict
     decoders: tuple[Decoder, ...] = loaded.decoders
     observations = observe(trace, strict=strict, decoders=decoders)
+    # The page always shows the answer's extracted claims, auto case or not.
     result = grade(trace, question, auto=True, strict=strict, decoders=decoders)
     mismatches = check(result, case.expect) if case.expect is not None else ()
     return trace_view(

@@ -21,7 +21,7 @@ from pydantic import ValidationError
 from tracegrade.errors import TracegradeError
 from tracegrade.store import ReceivedTraceRecord
 from tracegrade.store._records import utc_now
-from tracegrade.suites import load_suite
+from tracegrade.suites import load_decoders
 from tracegrade.traces import Trace
 from tracegrade.web._intake_grade import grade_received
 from tracegrade.web._otlp_convert import (
@@ -85,7 +85,7 @@ def suite_decoders(project: Project | None, touchpoint: str | None) -> tuple[Dec
     contract = next((t for t in project.touchpoints if t.id == touchpoint), None)
     if contract is None or contract.suite_kind != "grade" or contract.suite is None:
         return ()
-    return tuple(load_suite(project.resolve(contract.suite)).decoders)
+    return load_decoders(project.resolve(contract.suite))
 
 
 def _record(
