@@ -103,6 +103,7 @@ def reader(
 _LAZY_FORMATS = (
     "_anthropic",
     "_atif",
+    "_claude_code",
     "_inspect",
     "_langchain",
     "_openai",
