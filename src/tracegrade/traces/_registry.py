@@ -104,6 +104,7 @@ _LAZY_FORMATS = (
     "_anthropic",
     "_atif",
     "_claude_code",
+    "_codex",
     "_inspect",
     "_langchain",
     "_openai",
