@@ -107,6 +107,7 @@ _LAZY_FORMATS = (
     "_codex",
     "_inspect",
     "_langchain",
+    "_mini_swe_agent",
     "_openai",
     "_openinference",
     "_otel_genai",
