@@ -16,7 +16,7 @@ STREAMED = {reader.name for reader in trace_readers() if reader.read_lines is no
 
 def test_the_line_readers_are_the_jsonl_formats():
     expected = {"openai-chat", "anthropic", "openinference", "otel-genai"}
-    expected |= {"claude-code", "codex"}
+    expected |= {"claude-code", "codex", "openhands"}
     assert expected == STREAMED
 
 
@@ -26,6 +26,7 @@ def test_the_line_readers_are_the_jsonl_formats():
         ("openai-chat/valid.jsonl", "openai-chat"),
         ("anthropic/valid.jsonl", "anthropic"),
         ("claude-code/valid.jsonl", "claude-code"),  # a session and its sub-agent
+        ("openhands/output.jsonl", "openhands"),
     ],
 )
 def test_a_streamed_file_reads_like_its_bytes(fixture: str, reader: str):

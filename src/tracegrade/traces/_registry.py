@@ -109,6 +109,7 @@ _LAZY_FORMATS = (
     "_langchain",
     "_mini_swe_agent",
     "_openai",
+    "_openhands",
     "_openinference",
     "_otel_genai",
     "_swe_agent",
