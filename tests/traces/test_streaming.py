@@ -16,7 +16,7 @@ STREAMED = {reader.name for reader in trace_readers() if reader.read_lines is no
 
 def test_the_line_readers_are_the_jsonl_formats():
     expected = {"openai-chat", "anthropic", "openinference", "otel-genai"}
-    expected |= {"claude-code", "codex", "openhands"}
+    expected |= {"claude-code", "codex", "openhands", "ai-sdk"}
     assert expected == STREAMED
 
 
