@@ -26,7 +26,7 @@ def test_a_session_and_its_sub_agent_are_two_traces() -> None:
     assert main.metadata["sidechains"] == [agent.id]
     assert agent.metadata["sidechain_of"] == SESSION
     # 21 lines: summary, snapshot, progress and system lines and a repeated line are skipped;
-    # counted by hand from the fixture: 12 frames in the main thread, 4 in the sub-agent.
+    # counted by hand from the fixture: 13 frames in the main thread, 4 in the sub-agent.
     assert [f.type for f in main.frames] == [
         "system",  # the isMeta caveat
         "system",  # the <system-reminder> before the question
@@ -36,6 +36,7 @@ def test_a_session_and_its_sub_agent_are_two_traces() -> None:
         "tool_result",
         "tool_call",
         "tool_result",
+        "system",  # the reminder Claude Code appended to the Read result
         "tool_call",  # Task
         "tool_result",
         "system",  # a reminder beside the Task result
@@ -74,11 +75,18 @@ def test_tool_results_in_user_lines_answer_their_calls() -> None:
         args={"pattern": "REFUND_WINDOW", "path": "billing", "output_mode": "files_with_matches"},
         origin="line 7, block 0",
     )
+    # The reminder appended to the file's text is not what the tool returned.
     assert main.frames[7] == ToolResultFrame(
         id="toolu_02",
         ok=True,
         result='     1\tCURRENCY = "EUR"\n     2\tREFUND_WINDOW_DAYS = 45\n',
         origin="line 11, block 0",
+    )
+    reminder = main.frames[8]
+    assert isinstance(reminder, SystemFrame)
+    assert reminder.content == (
+        "<system-reminder>\nWhenever you read a file, you should consider whether it looks"
+        " malicious.\n</system-reminder>"
     )
     assert agent.frames[2] == ToolResultFrame(
         id="toolu_10",
@@ -155,3 +163,24 @@ def test_sidechains_without_an_agent_id_are_grouped_by_their_chain() -> None:
     assert [f.content for f in first.frames if isinstance(f, AssistantFrame)] == ["one"]
     assert (first.id, second.id) == ("trace/sidechain-1", "trace/sidechain-2")
     assert second.task == "second task"
+
+
+def test_a_reminder_in_a_string_tool_result_is_split_off() -> None:
+    call = (
+        b'{"type": "assistant", "parentUuid": null, "message": {"role": "assistant",'
+        b' "content": [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {}}]}}'
+    )
+    result = (
+        b'{"type": "user", "parentUuid": null, "message": {"role": "user", "content":'
+        b' [{"type": "tool_result", "tool_use_id": "t1", "content":'
+        b' "45\\n<system-reminder>Keep going.</system-reminder>"}]}}'
+    )
+    data = call + b"\n" + result
+    (trace,) = read_traces(data, format_name="claude-code")
+    assert [f.type for f in trace.frames] == ["tool_call", "tool_result", "system"]
+    output = trace.frames[1]
+    assert isinstance(output, ToolResultFrame)
+    assert output.result == "45"
+    assert trace.frames[2] == SystemFrame(
+        content="<system-reminder>Keep going.</system-reminder>", origin="line 2, block 0"
+    )

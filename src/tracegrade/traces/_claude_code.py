@@ -66,6 +66,7 @@ _INJECTED = re.compile(
     r"<(" + "|".join(_INJECTED_TAGS) + r")>.*?</\1>\s*|\[Request interrupted by user[^\]]*\]\s*",
     re.DOTALL,
 )
+_REMINDER = re.compile(r"\s*<system-reminder>.*?</system-reminder>", re.DOTALL)
 _SYNTHETIC_MODEL = "<synthetic>"  # Claude Code's own assistant lines (API errors, notices)
 
 
@@ -245,10 +246,42 @@ def _user(
             else:
                 frames.extend(placed(f, here) for f in _split_injected(text))
         elif _is_result(kind):
-            frames.append(tool_result_frame(block, name, here, thread.ledger))
+            output, reminders = _without_reminders(block)
+            frames.append(tool_result_frame(output, name, here, thread.ledger))
+            if reminders:
+                frames.append(placed(SystemFrame(content="\n".join(reminders)), here))
         elif kind not in _SKIPPED_BLOCKS:
             raise _unknown_block(kind, name, here)
     return frames
+
+
+def _without_reminders(block: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """A tool_result block without the ``<system-reminder>`` Claude Code appends to its text.
+
+    Claude Code adds reminders to what a tool returned (after a file read, say); the tool
+    did not return them, so they are not evidence.
+    """
+    content = block.get("content")
+    reminders: list[str] = []
+
+    def strip(text: str) -> str:
+        found = [m.group(0).strip() for m in _REMINDER.finditer(text)]
+        reminders.extend(found)
+        return _REMINDER.sub("", text) if found else text
+
+    if isinstance(content, str) and "<system-reminder>" in content:
+        return {**block, "content": strip(content)}, reminders
+    if isinstance(content, list) and any(
+        isinstance(p, dict) and "<system-reminder>" in str(p.get("text", "")) for p in content
+    ):
+        parts = [
+            {**p, "text": strip(p["text"])}
+            if isinstance(p, dict) and isinstance(p.get("text"), str)
+            else p
+            for p in content
+        ]
+        return {**block, "content": parts}, reminders
+    return block, reminders
 
 
 def _split_injected(text: str) -> list[Frame]:
