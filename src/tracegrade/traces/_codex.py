@@ -84,7 +84,7 @@ class _Rollout:
 def _read_codex_lines(lines: Iterable[bytes], name: str) -> Iterator[Trace]:
     rollout = _Rollout(name)
     for number, raw in enumerate(lines, start=1):
-        if raw.strip():
+        if raw and not raw.isspace():  # strip() would copy every line
             _line(load_json(raw, name, f"line {number}"), rollout, f"line {number}")
     yield _trace(rollout)
 
