@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import orjson
 import pytest
 
 from tests.helpers.readers import READER_FIXTURES, format_error
@@ -118,3 +119,15 @@ def test_malformed_files(data: bytes, expected: str) -> None:
     with pytest.raises(TraceFormatError) as caught:
         read_trace(data, format_name="openhands")
     assert expected in str(caught.value)
+
+
+def test_the_harness_answering_for_the_human_is_system_text() -> None:
+    reply = "Please continue working on the task on whatever approach you think is suitable.\n"
+    events = [
+        {"id": 0, "source": "user", "action": "message", "args": {"content": "Fix it."}},
+        {"id": 1, "source": "agent", "action": "message", "args": {"content": "Done?"}},
+        {"id": 2, "source": "user", "action": "message", "args": {"content": reply}},
+    ]
+    trace = read_trace(orjson.dumps(events), format_name="openhands")
+    assert [f.type for f in trace.frames] == ["user", "assistant", "system"]
+    assert trace.task == "Fix it."

@@ -51,6 +51,9 @@ _NOT_CALLS = frozenset(
 )  # fmt: skip
 _SKIPPED_OBSERVATIONS = frozenset({"agent_state_changed", "null", "recall", "condensation"})
 _FAILED = frozenset({"error", "user_rejected"})
+# How OpenHands' evaluation harness answers when the agent waits for the human
+# (fake_user_response_fn, codeact_user_response in evaluation/*/run_infer.py).
+_AUTO_REPLY = "Please continue working on the task on whatever approach you think is suitable."
 
 
 def _looks_openhands(name: str, head: bytes) -> bool:
@@ -194,8 +197,10 @@ class _Stream:
             return [SystemFrame(content=_text(args.get("content"), event))]
         if kind == "message":
             text = _text(args.get("content"), event)
-            if source == "user":
+            if source == "user" and not text.startswith(_AUTO_REPLY):
                 return [UserFrame(content=text)]
+            if source == "user":  # the evaluation harness answering for the human
+                return [SystemFrame(content=text)]
             if source == "agent":
                 return [AssistantFrame(content=text)] if not is_blank(text) else []
             return [SystemFrame(content=text)]
