@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+import orjson
 import pytest
 
 from tests.helpers.readers import READER_FIXTURES, format_error
@@ -14,6 +17,9 @@ from tracegrade.traces import (
     UserFrame,
     read_traces,
 )
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 FIXTURES = READER_FIXTURES / "claude-code"
 SESSION = "7f3c2a10-5b1e-4c8d-9a21-0e6f4d3b2c11"
@@ -184,3 +190,12 @@ def test_a_reminder_in_a_string_tool_result_is_split_off() -> None:
     assert trace.frames[2] == SystemFrame(
         content="<system-reminder>Keep going.</system-reminder>", origin="line 2, block 0"
     )
+
+
+def test_a_long_queued_prompt_first_is_still_detected(tmp_path: Path) -> None:
+    queued = {"type": "queue-operation", "operation": "enqueue", "content": "x" * 5000}
+    user = {"type": "user", "uuid": "u1", "message": {"role": "user", "content": "Hi?"}}
+    path = tmp_path / "session.jsonl"
+    path.write_bytes(orjson.dumps(queued) + b"\n" + orjson.dumps(user) + b"\n")
+    (trace,) = read_traces(path)
+    assert (trace.source_format, trace.task) == ("claude-code", "Hi?")

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import orjson
 import pytest
 
 from tests.helpers.readers import READER_FIXTURES, format_error
 from tracegrade.errors import TraceFormatError
 from tracegrade.traces import SystemFrame, ToolCallFrame, ToolResultFrame, read_trace, read_traces
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 FIXTURES = READER_FIXTURES / "openhands"
 FRAMES = [
@@ -131,3 +136,16 @@ def test_the_harness_answering_for_the_human_is_system_text() -> None:
     trace = read_trace(orjson.dumps(events), format_name="openhands")
     assert [f.type for f in trace.frames] == ["user", "assistant", "system"]
     assert trace.task == "Fix it."
+
+
+def test_a_long_system_prompt_first_is_still_detected(tmp_path: Path) -> None:
+    prompt = "You are OpenHands agent. " * 400  # ~10 KB: "action" is past the first 4 KB
+    events = [
+        {"id": 0, "timestamp": "2026-11-22T08:30:00", "source": "agent", "message": prompt,
+         "action": "system", "args": {"content": prompt}},
+        {"id": 1, "timestamp": "2026-11-22T08:30:01", "source": "user", "message": "Hi?",
+         "action": "message", "args": {"content": "Hi?"}},
+    ]  # fmt: skip
+    path = tmp_path / "trajectory.json"
+    path.write_bytes(orjson.dumps(events, option=orjson.OPT_INDENT_2))
+    assert read_trace(path).source_format == "openhands"

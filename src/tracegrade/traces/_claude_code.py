@@ -42,6 +42,7 @@ __all__: list[str] = []
 _FIX = "see docs/formats/claude-code.md for the lines and blocks read"
 _SIGNATURE = re.compile(
     rb'"parentUuid"\s*:|"type"\s*:\s*"file-history-snapshot"|"leafUuid"\s*:|"isSidechain"\s*:'
+    rb'|"type"\s*:\s*"queue-operation"'  # a queued prompt may fill the first 4 KB
     rb'|"type"\s*:\s*"system"\s*,\s*"subtype"\s*:\s*"init"'  # `claude -p` stream-json output
 )
 _MESSAGE_LINES = frozenset({"user", "assistant"})

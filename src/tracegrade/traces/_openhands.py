@@ -39,6 +39,11 @@ __all__: list[str] = []
 
 _FIX = "see docs/formats/openhands.md for the events read"
 _EVENT = re.compile(rb'"source"\s*:\s*"(agent|user|environment)"')
+# How event_to_dict starts every event (TOP_KEYS order): a long first message (the system
+# prompt) may push its "action" key past the bytes detection sees.
+_EVENT_START = re.compile(
+    rb'\{\s*"id"\s*:\s*\d+\s*,\s*"timestamp"\s*:\s*"[^"]*"\s*,\s*"source"\s*:\s*"(agent|user|environment)"'
+)
 _KIND = re.compile(rb'"(action|observation)"\s*:\s*"')
 _RUN = re.compile(
     rb'^\{\s*"issue"\s*:\s*\{\s*"owner"|^\{\s*"instance_id"\s*:[^\n]{0,400}?"(test_result|instruction)"\s*:'
@@ -60,6 +65,8 @@ def _looks_openhands(name: str, head: bytes) -> bool:
     if not suffix_ok(name, ".json", ".jsonl") or not starts_with(head, rb"[\[{]"):
         return False
     if _EVENT.search(head) is not None and _KIND.search(head) is not None:
+        return True
+    if _EVENT_START.search(head) is not None:
         return True
     stripped = head.lstrip(b"\xef\xbb\xbf \t\r\n")
     return _RUN.search(stripped) is not None or _SDK.search(head) is not None
