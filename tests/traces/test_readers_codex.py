@@ -61,10 +61,13 @@ def test_calls_and_outputs() -> None:
         },
         origin="line 9",
     )
-    shell = trace.frames[5]
-    assert isinstance(shell, ToolResultFrame)
-    assert shell.ok
-    assert "REFUND_WINDOW_DAYS = 45" in shell.result
+    # The command's output, out of the {"output", "metadata"} JSON string Codex wraps it in.
+    assert trace.frames[5] == ToolResultFrame(
+        id="call_a1",
+        ok=True,
+        result="billing/config.py:2:REFUND_WINDOW_DAYS = 45\n",
+        origin="line 10",
+    )
     # {content, success: false} is a failed result; its content is what the model saw.
     assert trace.frames[7] == ToolResultFrame(
         id="call_a2",

@@ -16,6 +16,8 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import orjson
+
 from tracegrade.errors import TraceFormatError
 from tracegrade.traces._model import AssistantFrame, SystemFrame, UserFrame
 from tracegrade.traces._openai import result_value
@@ -221,7 +223,7 @@ def _output(item: dict[str, Any], rollout: _Rollout, at: str) -> Frame:
         ok = output.get("success") is not False
         output = output.get("content", output.get("content_items"))
     frame = rollout.ledger.result(
-        _call_id(item, rollout.name, at), ok=ok, result=result_value(output)
+        _call_id(item, rollout.name, at), ok=ok, result=_shell_text(result_value(output))
     )
     if frame is None:
         raise TraceFormatError(
@@ -230,6 +232,32 @@ def _output(item: dict[str, Any], rollout: _Rollout, at: str) -> Frame:
             path=rollout.name,
         )
     return frame
+
+
+def _shell_text(value: Any) -> Any:  # noqa: ANN401 - any JSON value
+    """A shell call's output text, out of the ``{"output", "metadata"}`` JSON string around it.
+
+    Codex serialises a shell command's result as that JSON string; the escaped newlines in it
+    would glue the last word of a line to the first of the next for the grader's whole-word
+    matching, so the text the command printed is kept instead.
+    """
+    if not isinstance(value, str) or not value.startswith('{"output":'):
+        return value
+    try:
+        parsed = orjson.loads(value)
+    except orjson.JSONDecodeError:
+        return value
+    if (
+        isinstance(parsed, dict)
+        and isinstance(parsed.get("output"), str)
+        and set(parsed)
+        <= {
+            "output",
+            "metadata",
+        }
+    ):
+        return parsed["output"]
+    return value
 
 
 def _message(item: dict[str, Any], name: str, at: str) -> list[Frame]:
