@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import orjson
 
 from tracegrade.errors import TraceFormatError
+from tracegrade.traces._message_lists import MessageLists
 from tracegrade.traces._reading import json_type, parse_arguments, starts_with, suffix_ok
 from tracegrade.traces._registry import reader
 from tracegrade.traces._span_walk import (
@@ -87,6 +88,9 @@ def _operation(span: Span) -> str:
 class AiSdk:
     """The AI SDK's ``ai.*`` attribute convention (one instance per trace)."""
 
+    def __init__(self) -> None:
+        self._lists = MessageLists()
+
     def role(self, span: Span) -> SpanRole:
         """``doGenerate`` / ``doStream`` spans are model calls; ``ai.toolCall`` spans tools."""
         operation = _operation(span)
@@ -99,21 +103,28 @@ class AiSdk:
     def messages(self, span: Span, name: str) -> tuple[list[Message], list[Message]]:
         """``ai.prompt.messages`` in; ``ai.response.text`` and ``ai.response.toolCalls`` out."""
         attrs, origin = span.attributes, span.origin
-        prompt = _json(attrs.get("ai.prompt.messages"), span, "ai.prompt.messages", name)
-        inputs: list[Message] = []
-        if prompt is not None:
-            if not isinstance(prompt, list):
+        key = "ai.prompt.messages"
+        prompt = attrs.get(key)
+
+        def parsed_messages(parsed: Any, start: int) -> list[Message]:  # noqa: ANN401 - JSON
+            if parsed is None:
+                return []
+            if not isinstance(parsed, list):
                 raise TraceFormatError(
-                    f"{span.where}: 'ai.prompt.messages' must be a list of messages, got"
-                    f" {json_type(prompt)}",
+                    f"{span.where}: '{key}' must be a list of messages, got {json_type(parsed)}",
                     fix=_FIX,
                     path=name,
                 )
-            for index, raw in enumerate(prompt):
-                here = f"{origin}, ai.prompt.messages[{index}]"
-                inputs.append(
-                    _message(raw, f"{span.where}: ai.prompt.messages[{index}]", here, name)
-                )
+            return [
+                _message(raw, f"{span.where}: {key}[{i}]", f"{origin}, {key}[{i}]", name)
+                for i, raw in enumerate(parsed[start:], start)
+            ]
+
+        if isinstance(prompt, str):  # each call re-sends the history: parse what it adds
+            load = lambda text: _json(text, span, key, name)  # noqa: E731 - a one-line loader
+            inputs = self._lists.read(prompt, key, f"{origin}, {key}", load, parsed_messages)
+        else:
+            inputs = parsed_messages(prompt, 0)
         text = attrs.get("ai.response.text")
         if not isinstance(text, str):
             text = attrs.get("ai.response.object")
