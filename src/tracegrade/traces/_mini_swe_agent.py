@@ -173,7 +173,8 @@ class _Reading:
 
     def _assistant(self, message: dict[str, Any], text: str, at: str) -> list[Frame]:
         frames: list[Frame] = [AssistantFrame(content=text)] if not is_blank(text) else []
-        calls = tool_call_frames(message, self.name, at, self.ledger)
+        has_calls = message.get("tool_calls") or message.get("function_call")
+        calls = tool_call_frames(message, self.name, at, self.ledger) if has_calls else []
         if calls:
             return frames + calls
         extra = object_or_empty(message.get("extra"))
@@ -181,7 +182,7 @@ class _Reading:
         if isinstance(listed, list):  # v1.1 text-based: the actions the model class parsed
             commands = [a.get("command") for a in listed if isinstance(a, dict)]
         else:  # v1: exactly one fenced command is an action, else a format error follows
-            found = [m for pattern in self.actions for m in pattern.findall(text)]
+            found = [m for pattern in self.actions for m in pattern.findall(text)] if text else []
             commands = found if len(found) == 1 else []
         frames.extend(self._text_call(c) for c in commands if isinstance(c, str))
         return frames
