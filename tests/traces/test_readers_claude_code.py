@@ -199,3 +199,17 @@ def test_a_long_queued_prompt_first_is_still_detected(tmp_path: Path) -> None:
     path.write_bytes(orjson.dumps(queued) + b"\n" + orjson.dumps(user) + b"\n")
     (trace,) = read_traces(path)
     assert (trace.source_format, trace.task) == ("claude-code", "Hi?")
+
+
+def test_a_sub_agent_file_of_its_own_is_one_trace(tmp_path: Path) -> None:
+    # Newer versions write each sub-agent to agent-<id>.jsonl: every line a sidechain line.
+    main = READER_FIXTURES / "claude-code" / "valid.jsonl"
+    lines = [
+        line for line in main.read_bytes().splitlines() if orjson.loads(line).get("isSidechain")
+    ]
+    path = tmp_path / "agent-a1b2c3d4.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    (trace,) = read_traces(path)
+    assert trace.id == f"{SESSION}/a1b2c3d4"
+    assert trace.metadata["sidechain_of"] == SESSION
+    assert [f.type for f in trace.frames] == ["user", "tool_call", "tool_result", "assistant"]
