@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from benchmarks import _agent_log_samples as agent_logs
 from benchmarks import _reader_samples as samples
 from benchmarks._common import DATA, MB, Check, Section, size_text, table
 from benchmarks._reader_samples import TARGET
@@ -136,6 +137,11 @@ GENERATORS: dict[str, tuple[str, Callable[[random.Random], bytes]]] = {
     "inspect": ("inspect-log.json", samples.inspect),
     "atif": ("atif.json", samples.atif),
     "swe-agent": ("swe-agent.traj", samples.swe_agent),
+    "claude-code": ("claude-code-session.jsonl", agent_logs.claude_code),
+    "codex": ("codex-rollout.jsonl", agent_logs.codex),
+    "mini-swe-agent": ("mini-swe-agent.traj.json", agent_logs.mini_swe_agent),
+    "openhands": ("openhands-output.jsonl", agent_logs.openhands),
+    "ai-sdk": ("ai-sdk-console-spans.jsonl", agent_logs.ai_sdk),
 }
 
 

@@ -117,8 +117,14 @@ def test_truncated() -> None:
 
 
 def test_mini_swe_agent_file_is_refused_with_the_reason() -> None:
-    message = fails("other_version.traj")
+    # Detection hands this file to the mini-swe-agent reader; forced, this reader says why not.
+    message = fails("other_version.traj", format_name="swe-agent")
     assert "needs a non-empty 'history' or 'trajectory' list, got null and null" in message
+
+
+def test_mini_swe_agent_file_is_detected_as_mini_swe_agent() -> None:
+    trace = read_trace(FIXTURES / "other_version.traj")
+    assert (trace.source_format, trace.task) == ("mini-swe-agent", "Fix it.")
 
 
 @pytest.mark.parametrize(

@@ -16,12 +16,18 @@ STREAMED = {reader.name for reader in trace_readers() if reader.read_lines is no
 
 def test_the_line_readers_are_the_jsonl_formats():
     expected = {"openai-chat", "anthropic", "openinference", "otel-genai"}
+    expected |= {"claude-code", "codex", "openhands", "ai-sdk"}
     assert expected == STREAMED
 
 
 @pytest.mark.parametrize(
     ("fixture", "reader"),
-    [("openai-chat/valid.jsonl", "openai-chat"), ("anthropic/valid.jsonl", "anthropic")],
+    [
+        ("openai-chat/valid.jsonl", "openai-chat"),
+        ("anthropic/valid.jsonl", "anthropic"),
+        ("claude-code/valid.jsonl", "claude-code"),  # a session and its sub-agent
+        ("openhands/output.jsonl", "openhands"),
+    ],
 )
 def test_a_streamed_file_reads_like_its_bytes(fixture: str, reader: str):
     path = READERS / fixture

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
     from tracegrade.traces._model import Frame, Trace
 
-__all__: list[str] = []
+__all__ = ["tool_result_frame", "tool_use_frame"]
 
 _FIX = "see docs/formats/anthropic.md for the message and block shapes read"
 _ROLES = "user, assistant (system is the request's top-level 'system')"
@@ -215,9 +215,9 @@ def _message_frames(message: Any, name: str, at: str, ledger: CallLedger) -> lis
             continue
         flush()
         if kind in ("tool_use", "server_tool_use"):
-            frames.append(_call(block, name, here, ledger))
+            frames.append(tool_use_frame(block, name, here, ledger))
         elif kind == "tool_result" or (isinstance(kind, str) and kind.endswith("_tool_result")):
-            frames.append(_result(block, name, here, ledger))
+            frames.append(tool_result_frame(block, name, here, ledger))
         elif kind not in _SKIPPED_BLOCKS:
             raise TraceFormatError(
                 f"{here}: unknown content block type {kind!r}",
@@ -231,7 +231,8 @@ def _message_frames(message: Any, name: str, at: str, ledger: CallLedger) -> lis
     return frames
 
 
-def _call(block: dict[str, Any], name: str, here: str, ledger: CallLedger) -> Frame:
+def tool_use_frame(block: dict[str, Any], name: str, here: str, ledger: CallLedger) -> Frame:
+    """The ``tool_call`` frame of a ``tool_use`` or ``server_tool_use`` block, placed."""
     tool, call_id = block.get("name"), block.get("id")
     if not isinstance(tool, str) or not tool:
         raise TraceFormatError(
@@ -249,7 +250,8 @@ def _call(block: dict[str, Any], name: str, here: str, ledger: CallLedger) -> Fr
     return placed(frame, here)
 
 
-def _result(block: dict[str, Any], name: str, here: str, ledger: CallLedger) -> Frame:
+def tool_result_frame(block: dict[str, Any], name: str, here: str, ledger: CallLedger) -> Frame:
+    """The ``tool_result`` frame of a ``tool_result`` or ``*_tool_result`` block, placed."""
     call_id, is_error = block.get("tool_use_id"), block.get("is_error", False)
     if call_id is not None and not isinstance(call_id, str):
         raise TraceFormatError(

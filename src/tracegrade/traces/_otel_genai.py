@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from tracegrade.errors import TraceFormatError
+from tracegrade.traces._message_lists import MessageLists
 from tracegrade.traces._openinference import chat_message
 from tracegrade.traces._reading import (
     json_type,
@@ -76,37 +77,19 @@ class OtelGenAI:
     """The OTel GenAI attribute convention (one instance per trace)."""
 
     def __init__(self) -> None:
-        # The last JSON list of messages read for each attribute: its text and its messages.
-        # Every model call re-sends the whole history, so a span's list is mostly the last one.
-        self._lists: dict[str, tuple[str, list[Message]]] = {}
+        self._lists = MessageLists()
 
     def _message_list(self, value: Any, span: Span, key: str, name: str) -> list[Message]:  # noqa: ANN401 - any JSON value
         """:func:`_message_list`, parsing only what follows the last list of ``key``."""
         if not isinstance(value, str):
             return _message_list(value, span, key, name)
-        origin = f"{span.origin}, {key}"
-        seen: list[Message] = []
-        parsed: Any = None
-        if (last := self._lists.get(key)) is not None:
-            text, messages = last
-            if value == text:
-                seen, parsed = messages, []
-            elif value.startswith(text[:-1]) and value[len(text) - 1 : len(text)] == ",":
-                # "[a, b]" then "[a, b, c]": what follows the old elements parses as "[c]". A
-                # list of nothing ("[a, b,]") is not valid JSON as a whole: parse it all below.
-                with contextlib.suppress(orjson.JSONDecodeError):
-                    parsed = orjson.loads("[" + value[len(text) :])
-                if isinstance(parsed, list) and parsed:
-                    seen = messages
-                else:
-                    parsed = None
-        # With the old messages reused, placeholders stand for them in the parsed list.
-        parsed = _json(value, span, key, name) if parsed is None else [None] * len(seen) + parsed
-        found = [m.moved(f"{origin}[{index}]") for index, m in enumerate(seen)]
-        found += _parsed_messages(parsed, span, key, name, start=len(seen))
-        if isinstance(parsed, list) and found and value.endswith("]"):
-            self._lists[key] = (value, found)
-        return found
+        return self._lists.read(
+            value,
+            key,
+            f"{span.origin}, {key}",
+            lambda text: _json(text, span, key, name),
+            lambda parsed, start: _parsed_messages(parsed, span, key, name, start=start),
+        )
 
     def role(self, span: Span) -> SpanRole:
         """``execute_tool`` is a tool span; a model operation or messages make an LLM span."""

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "gc_paused",
+    "object_or_empty",
     "placed",
     "read_first",
     "require_list",
@@ -53,6 +54,11 @@ def require_list(value: Any, what: str, name: str, fix: str) -> list[Any]:  # no
     if not isinstance(value, list):
         raise TraceFormatError(f"{what} must be a list, got {json_type(value)}", fix=fix, path=name)
     return value
+
+
+def object_or_empty(value: Any) -> dict[str, Any]:  # noqa: ANN401 - any JSON value
+    """``value`` when it is a JSON object, else ``{}`` (for optional nested objects)."""
+    return value if isinstance(value, dict) else {}
 
 
 def text_or_none(value: Any) -> str | None:  # noqa: ANN401 - any JSON value

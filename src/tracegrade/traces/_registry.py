@@ -101,11 +101,16 @@ def reader(
 # own signature is asked first, never needs them, and importing all of them costs ~50 ms of a
 # command's start-up. None of them registers above _LAZY_MAX_PRIORITY.
 _LAZY_FORMATS = (
+    "_ai_sdk",
     "_anthropic",
     "_atif",
+    "_claude_code",
+    "_codex",
     "_inspect",
     "_langchain",
+    "_mini_swe_agent",
     "_openai",
+    "_openhands",
     "_openinference",
     "_otel_genai",
     "_swe_agent",

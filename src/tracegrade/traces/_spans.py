@@ -7,6 +7,9 @@ its parent, its start time and its place in the file for errors. Shapes read:
   an object of named span lists, a Phoenix REST page ``{"data": [spans]}``, or one span;
 - an OTLP JSON export ``{"resourceSpans": [{"scopeSpans": [{"spans": [...]}]}]}``, a list of
   them, or a ``.jsonl`` file with one export (or one span) per line;
+- spans as OpenTelemetry JS's ConsoleSpanExporter builds them, ``{traceId, id, parentId
+  (or parentSpanContext.spanId), name, timestamp (microseconds), attributes, status, events}``,
+  written as JSON (a list, or one a line);
 - a bare attribute map (one span's attributes, no envelope).
 """
 
@@ -140,7 +143,7 @@ def _at(where: str, text: str) -> str:
     return f"{where}, {text}" if where else text
 
 
-def _collect(
+def _collect(  # noqa: PLR0912 - one branch per envelope
     raw: Any,  # noqa: ANN401 - any JSON value
     name: str,
     where: str,
@@ -153,6 +156,8 @@ def _collect(
         _collect(raw["data"], name, where, stem, out)
     elif isinstance(raw, dict) and isinstance(raw.get("context"), dict):
         out.append(_phoenix(raw, len(out), name, where))
+    elif _is_js_span(raw, name, where):
+        out.append(_js_span(raw, len(out), name, where))
     elif isinstance(raw, dict) and ("spanId" in raw or "traceId" in raw):
         out.append(_otlp_span(raw, len(out), name, where))
     elif isinstance(raw, dict) and any(str(k).startswith(_ATTRIBUTE_PREFIXES) for k in raw):
@@ -175,6 +180,8 @@ def _collect(
         for index, item in enumerate(raw):
             if isinstance(item, dict) and isinstance(item.get("resourceSpans"), list):
                 _otlp(item["resourceSpans"], name, _at(where, f"export {index}"), out)
+            elif _is_js_span(item, name, _at(where, f"span {index}")):
+                out.append(_js_span(item, len(out), name, _at(where, f"span {index}")))
             elif isinstance(item, dict) and ("spanId" in item or "traceId" in item):
                 out.append(_otlp_span(item, len(out), name, _at(where, f"span {index}")))
             else:
@@ -306,6 +313,62 @@ def _otlp_span(raw: Any, order: int, name: str, where: str) -> Span:  # noqa: AN
         order=order,
         attributes=_otlp_attributes(raw.get("attributes"), where, name),
         error=code in (2, "2", "STATUS_CODE_ERROR", "ERROR"),
+        events=events,
+        where=where,
+    )
+
+
+def _is_js_span(raw: Any, name: str = "", where: str = "") -> bool:  # noqa: ANN401 - any JSON value
+    """A ConsoleSpanExporter span; a raw ``ReadableSpan`` dump is refused, saying why."""
+    if isinstance(raw, dict) and isinstance(raw.get("_spanContext"), dict):
+        raise _fail(
+            where or "span 0",
+            "an OpenTelemetry JS ReadableSpan serialised as it is in memory ('_spanContext',"
+            " hrTime arrays), not an exporter's output",
+            name,
+            fix="export the spans with ConsoleSpanExporter's JSON fields or the OTLP JSON"
+            " exporter (@opentelemetry/exporter-trace-otlp-http); see docs/formats/ai-sdk.md",
+        )
+    return isinstance(raw, dict) and "traceId" in raw and "id" in raw and "spanId" not in raw
+
+
+def _js_span(raw: dict[str, Any], order: int, name: str, where: str) -> Span:
+    """A span as OpenTelemetry JS's ConsoleSpanExporter (sdk-trace-base) describes it."""
+    where = where or f"span {order}"
+    trace_id, span_id = raw.get("traceId"), raw.get("id")
+    if not isinstance(span_id, str) or not span_id:
+        raise _fail(where, f"'id' must be a non-empty string, got {json_type(span_id)}", name)
+    where = f"{where} ({short_id(span_id)})"
+    if not isinstance(trace_id, str) or not trace_id:
+        raise _fail(where, f"'traceId' must be a non-empty string, got {json_type(trace_id)}", name)
+    parent = raw.get("parentId", raw.get("parentSpanId"))  # SDK 1.x
+    context = raw.get("parentSpanContext")  # SDK 2.x
+    if isinstance(context, dict):
+        parent = context.get("spanId")
+    micros = raw.get("timestamp")
+    if micros is not None and (isinstance(micros, bool) or not isinstance(micros, int | float)):
+        raise _fail(
+            where, f"'timestamp' must be microseconds since the epoch, got {micros!r}", name
+        )
+    attributes = raw.get("attributes") or {}
+    if not isinstance(attributes, dict):
+        raise _fail(where, f"'attributes' must be an object, got {json_type(attributes)}", name)
+    status = raw.get("status")
+    events = tuple(
+        (str(event.get("name", "")), flatten(event.get("attributes") or {}))
+        for event in raw.get("events") or []
+        if isinstance(event, dict) and isinstance(event.get("attributes") or {}, dict)
+    )
+    return Span(
+        trace_id=trace_id,
+        span_id=span_id,
+        parent_id=parent if isinstance(parent, str) and parent else None,
+        name=str(raw.get("name") or ""),
+        kind=None,
+        start=None if micros is None else round(micros * 1000),
+        order=order,
+        attributes=flatten(attributes),
+        error=isinstance(status, dict) and status.get("code") == 2,  # SpanStatusCode.ERROR
         events=events,
         where=where,
     )
