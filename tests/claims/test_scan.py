@@ -267,3 +267,13 @@ def test_may_the_month_hedges_nothing() -> None:
 def test_the_scan_returns_quotes_first_then_answer_order() -> None:
     found = scan_claims("Set MODEL_NAME = 'x' in a/b.py.")
     assert [c.kind for c in found] == ["quote", "identifier", "path"]
+
+
+def test_bold_labels_shouting_and_time_zones_are_no_names() -> None:
+    assert claims("- **Cabin Class:** economy") == []
+    assert claims("YOU ARE BEING TRANSFERRED. PLEASE HOLD ON.") == []
+    assert [c for c in claims("It leaves at 07:00 PM EST from there.") if c[0] == "name"] == []
+
+
+def test_two_capitals_inside_a_name_stay() -> None:
+    assert claims("He joined Aberdeen FC today.") == [("name", "Aberdeen FC", "Aberdeen FC")]

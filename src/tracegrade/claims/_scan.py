@@ -165,6 +165,7 @@ _NAME_WORD = re.compile(rf"{_CAPITAL_WORD}|\S+")
 # Run over the lower-cased answer; "may" only as written in lower case ("May" is a month).
 _HEDGE = re.compile(r"\b(?:" + _words([w for w in HEDGE_WORDS if w != "may"]) + r")\b")
 _MAY = re.compile(r"\bmay\b")
+_LABEL = re.compile(r":\*\*|\*\*:")
 _SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")
 # Before a sentence's first word: spaces, opening marks and list bullets.
 _OPENERS = " \t\"'\u201c\u2018(*#>-•"
@@ -296,6 +297,8 @@ def _scan(answer: str) -> tuple[list[AnswerClaim], list[AnswerClaim], list[_Name
                 enclosing.append(found)
         elif kind == "name":
             opens = _opens_sentence(answer, start)
+            if answer.startswith("**", start - 2) and _LABEL.match(answer, match.end()):
+                continue  # "- **Cabin Class:** economy": a bold label, not a name
             start = match.start("name")
             words = [(w[0], start + w.start()) for w in _NAME_WORD.finditer(match["name"])]
             for run in split_name(words):

@@ -21,7 +21,10 @@ _LOWER_TAIL = re.compile(r"-[a-z][\w'\u2019-]*$")  # "Bolton-born", "Nobel-winni
 _PLACES = {alias.lower(): group for group in PLACE_GROUPS for alias in group}
 _NOT_NAMES = frozenset({"I", "I'm", "I've", "I'll", "I'd"})
 # Abbreviations written in capitals that are words, not names, in prose.
-_PLAIN_ABBREVIATIONS = frozenset({"tv", "pm", "am", "ok", "id", "faq", "diy", "vs", "etc"})
+_PLAIN_ABBREVIATIONS = frozenset(
+    {"tv", "pm", "am", "ok", "id", "faq", "diy", "vs", "etc", "est", "edt", "pst", "pdt", "cst",
+     "cdt", "gmt", "utc", "bst", "cet"}
+)  # fmt: skip
 _PLAIN_WORDS = COMMON_WORDS | TITLES
 _COMPASS = frozenset({"northern", "southern", "eastern", "western"})
 _SIGNIFICANT_LENGTH = 4
@@ -37,10 +40,16 @@ def split_name(words: list[tuple[str, int]]) -> list[list[tuple[str, int]]]:
 
     A possessive or a lower-case hyphenated tail ends a name: ``Nottingham's David Ling`` is
     ``Nottingham`` and ``David Ling``; ``Oscar-winner Kevin Kline`` is ``Oscar`` and
-    ``Kevin Kline``.
+    ``Kevin Kline``. Plain abbreviations (``PM``, ``EST``, ``TV``) are no part of a name,
+    and a run of several words all in capitals is shouting or a heading, not a name.
     """
+    if len(words) > 1 and all(word.isupper() for word, _ in words):
+        return []
     names: list[list[tuple[str, int]]] = [[]]
     for word, at in words:
+        if word.isupper() and word.lower() in _PLAIN_ABBREVIATIONS:
+            names.append([])
+            continue
         names[-1].append((word, at))
         if _POSSESSIVE.search(word) or _LOWER_TAIL.search(word):
             names.append([])
