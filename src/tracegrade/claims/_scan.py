@@ -153,11 +153,11 @@ _SHAPES = (
         rf"(?:[ \t]+(?:(?:{_CONNECTOR})[ \t]+)?{_CAPITAL_WORD})*)"
     ),
 )
-# Every shape starts where no letter or digit is just before, and a plain lower-case word
-# (most of prose) starts none unless it is a number word: two tests reject most positions
-# before any alternative is tried.
+# Every shape starts with a word character, a quote mark, a dot, a slash or a tilde, where no
+# letter or digit is just before; and a plain lower-case word (most of prose) starts none
+# unless it is a number word: three tests reject most positions before any alternative.
 _PATTERN = re.compile(
-    r"(?<![\w\u0300-\u036f])"
+    r"(?<![\w\u0300-\u036f])(?=[\w`\"'\u2018\u201c./~])"
     rf"(?!(?!(?:{SPELLED})\b)[a-z]+(?:[\s,;!?)\]\"\u201d]|\.(?:\s|\Z)|\Z))"
     "(?:" + "|".join(_SHAPES) + ")"
 )
@@ -165,6 +165,7 @@ _NAME_WORD = re.compile(rf"{_CAPITAL_WORD}|\S+")
 # Run over the lower-cased answer; "may" only as written in lower case ("May" is a month).
 _HEDGE = re.compile(r"\b(?:" + _words([w for w in HEDGE_WORDS if w != "may"]) + r")\b")
 _MAY = re.compile(r"\bmay\b")
+_LAST_WORD = re.compile(r"(\w+)\Z")
 _LABEL = re.compile(r":\*\*|\*\*:")
 _SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")
 # Before a sentence's first word: spaces, opening marks and list bullets.
@@ -183,7 +184,7 @@ def _opens_sentence(answer: str, position: int) -> bool:
         return True
     if mark != ".":
         return False
-    word = re.search(r"(\w+)\Z", answer[max(0, index - 12) : index])
+    word = _LAST_WORD.search(answer, max(0, index - 12), index)
     if word is None:
         return True
     before = word[1]

@@ -8,6 +8,7 @@ each is still matched as a whole word (docs/claims.md).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 
@@ -18,6 +19,7 @@ __all__ = ["clean_word", "name_claim", "name_forms", "split_name"]
 
 _POSSESSIVE = re.compile(r"['\u2019]s?$")
 _LOWER_TAIL = re.compile(r"-[a-z][\w'\u2019-]*$")  # "Bolton-born", "Nobel-winning"
+_SPELLING = re.compile(r"(?<=[a-z])i([sz])(?=ation|e|ed|es|ing)")
 _PLACES = {alias.lower(): group for group in PLACE_GROUPS for alias in group}
 _NOT_NAMES = frozenset({"I", "I'm", "I've", "I'll", "I'd"})
 # Abbreviations written in capitals that are words, not names, in prose.
@@ -56,8 +58,11 @@ def split_name(words: list[tuple[str, int]]) -> list[list[tuple[str, int]]]:
     return [name for name in names if name]
 
 
+@functools.lru_cache(maxsize=4096)
 def clean_word(word: str) -> str:
     """A name word without its possessive and lower-case tail: ``Bolton-born`` is ``Bolton``."""
+    if "'" not in word and "\u2019" not in word and "-" not in word:
+        return word  # the common case, without a regex
     return _LOWER_TAIL.sub("", _POSSESSIVE.sub("", word))
 
 
@@ -87,7 +92,7 @@ def _word_variants(word: str) -> list[str]:
             variants.append(word[:-1])
         else:
             variants.append(word + "s")
-    spelled = re.sub(r"(?<=[a-z])i([sz])(?=ation|e|ed|es|ing)", _swap_spelling, word)
+    spelled = _SPELLING.sub(_swap_spelling, word)
     if spelled != word:
         variants.append(spelled)  # Islamization: Islamisation
     return variants
@@ -97,7 +102,8 @@ def _swap_spelling(match: re.Match[str]) -> str:
     return "iz" if match[1] == "s" else "is"
 
 
-def name_forms(words: list[str]) -> tuple[str, ...]:
+@functools.lru_cache(maxsize=4096)
+def name_forms(words: tuple[str, ...]) -> tuple[str, ...]:
     """The forms of a name of cleaned ``words``: itself, its variants, and shorter parts.
 
     A source names people by surname and places by their head word, so a name of several
@@ -187,4 +193,4 @@ def name_claim(
     last_word, last_start = words[-1]
     end = last_start + len(clean_word(last_word))
     text = " ".join(cleaned)
-    return AnswerClaim("name", answer[start:end], text, start, end, name_forms(cleaned))
+    return AnswerClaim("name", answer[start:end], text, start, end, name_forms(tuple(cleaned)))
