@@ -277,3 +277,26 @@ def test_bold_labels_shouting_and_time_zones_are_no_names() -> None:
 
 def test_two_capitals_inside_a_name_stay() -> None:
     assert claims("He joined Aberdeen FC today.") == [("name", "Aberdeen FC", "Aberdeen FC")]
+
+
+def test_times_of_day_are_dates_in_both_clocks() -> None:
+    assert claims("It left at 2 pm and landed at 09:30, then 7:30 a.m.") == [
+        ("date", "2 pm", "14:00"),
+        ("date", "09:30", "09:30"),
+        ("date", "7:30 a.m.", "07:30"),
+    ]
+    assert {"14:00", "2pm", "2 p.m."} <= set(one("at 2 pm").forms)
+    assert [c for c in claims("at 09:00 local time") if c[0] == "quantity"] == []
+
+
+@pytest.mark.parametrize("not_a_time", ["13 pm", "the 10:70 train", "12:30:15"])
+def test_impossible_or_longer_clock_readings_are_no_times(not_a_time: str) -> None:
+    assert [c for c in claims(not_a_time) if c[0] == "date"] == []
+
+
+def test_a_long_name_is_shown_by_two_of_its_words_never_one() -> None:
+    forms = one("He plays for Montego Bay United now.").forms
+    assert "Montego Bay" in forms
+    assert "Bay United" in forms
+    assert "United" not in forms
+    assert "Aberdeen" in one("He joined Aberdeen FC today.").forms

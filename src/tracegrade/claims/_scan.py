@@ -34,6 +34,7 @@ from tracegrade.claims._scan_prose import (
     month_day_claim,
     quantity_claim,
     score_claim,
+    time_claim,
     weekday_claim,
 )
 from tracegrade.claims._scan_words import (
@@ -96,7 +97,8 @@ _CONNECTOR = _words(list(CONNECTORS))
 # Spelled-out counts below four are the writer counting what it lists ("two films", "one of"),
 # far more often than a count a source wrote; they are no claims (docs/claims.md).
 _SPELLED_FLOOR = 4
-_NOT_AFTER = r"(?<![\w.,$€£¥@/\\-])"  # a number or id starts here, not inside another token
+# A number or an id starts here, not inside another token or a time ("09:00").
+_NOT_AFTER = r"(?<![\w.,:$€£¥@/\\-])"
 # A number with a unit ("5kg", "10am", "3rd", "1990s", "17-year-old"): a quantity, not an id.
 _NUMBER_WITH_UNIT = r"\d+(?:-?[a-z]+)+(?![\w-]|\.\d)"
 
@@ -139,6 +141,11 @@ _SHAPES = (
     (
         rf"(?P<day_month>{_NOT_AFTER}(?P<dm_day>\d{{1,2}})(?:st|nd|rd|th)?[ \t]+(?:of[ \t]+)?"
         rf"(?P<dm_month>{_MONTH_WORD})\b\.?)"
+    ),
+    (
+        rf"(?P<time>{_NOT_AFTER}(?P<hour>[01]?\d|2[0-3])(?::(?P<minute>[0-5]\d))?"
+        r"(?:[ \t]?(?P<meridiem>[apAP]\.[mM]\.|[apAP][mM](?!\w))|(?(minute)(?![\d:])|(?!)))"
+        r")"
     ),
     rf"(?P<month>\b(?:{_words(list(MONTHS))})\b)",
     rf"(?P<weekday>\b(?:{_words(list(WEEKDAYS))})\b)",
@@ -255,6 +262,7 @@ _BUILDERS: dict[str, Callable[[re.Match[str]], AnswerClaim | None]] = {
     "month": _simple(month_claim, "month"),
     "weekday": _simple(weekday_claim, "weekday"),
     "score": _simple(score_claim, "score"),
+    "time": lambda m: time_claim(m["time"], m.start(), m["hour"], m["minute"], m["meridiem"]),
     "quantity": _quantity,
 }
 _ENCLOSING = {"tick_body": "tick", "quote_body": "quote", "single_body": "single"}

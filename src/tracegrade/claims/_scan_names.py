@@ -34,7 +34,11 @@ _MAX_COMBINED = 32
 _DERIVED_LENGTH = 5
 
 
-_SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"})
+# Left out by sources as often as written: "Chris Eubank Jr", "Aberdeen FC", "Acme Inc".
+_SUFFIXES = frozenset(
+    {"jr", "jr.", "sr", "sr.", "ii", "iii", "iv", "fc", "afc", "cf", "sc", "inc", "ltd", "plc",
+     "llc", "corp", "co"}
+)  # fmt: skip
 
 
 def split_name(words: list[tuple[str, int]]) -> list[list[tuple[str, int]]]:
@@ -106,11 +110,12 @@ def _swap_spelling(match: re.Match[str]) -> str:
 def name_forms(words: tuple[str, ...]) -> tuple[str, ...]:
     """The forms of a name of cleaned ``words``: itself, its variants, and shorter parts.
 
-    A source names people by surname and places by their head word, so a name of several
-    words is also shown by its last word of four or more letters that is no common word
+    A source names people by surname and places by their head word, so a name of two words
+    is also shown by its last word of four or more letters that is no common word
     (``Western Australia`` by a source writing ``west australian ... australia``); one of
-    three or more words also by any two consecutive words of it (``West Ham United`` by
-    ``West Ham``). ``Jr``, ``Sr`` and numerals after a name may be left out.
+    three or more words by any two consecutive words of it (``West Ham United`` by
+    ``West Ham``), never by one word alone. ``Jr``, ``Sr``, numerals and company suffixes
+    (``FC``, ``Inc``) after a name may be left out.
     """
     text = " ".join(words)
     forms = [text, *_PLACES.get(text.lower(), ())]
@@ -129,12 +134,14 @@ def name_forms(words: tuple[str, ...]) -> tuple[str, ...]:
         choices.append([words[-1], *_word_variants(words[-1])])
         combined = itertools.islice(itertools.product(*choices), _MAX_COMBINED)
         forms += [" ".join(combination) for combination in combined]
-    if len(words) > 2:
-        forms += [
-            f"{first} {second}"
-            for first, second in itertools.pairwise(words)
-            if first.lower() not in CONNECTORS and second.lower() not in CONNECTORS
-        ]
+    pairs = [
+        f"{first} {second}"
+        for first, second in itertools.pairwise(words)
+        if first.lower() not in CONNECTORS and second.lower() not in CONNECTORS
+    ]
+    if len(words) > 2 and pairs:
+        forms += pairs
+        pieces = []  # a long name is shown by two of its words together, not by one
     for piece in pieces:
         if len(piece) >= _SIGNIFICANT_LENGTH and piece.lower() not in _PLAIN_WORDS:
             forms += [piece, *_word_variants(piece)]

@@ -19,6 +19,7 @@ __all__ = [
     "month_day_claim",
     "quantity_claim",
     "score_claim",
+    "time_claim",
     "weekday_claim",
 ]
 
@@ -37,10 +38,13 @@ def _day_forms(month: str, day: int) -> tuple[str, ...]:
     """How a source writes day ``day`` of ``month``, with or without the year after it."""
     ordinal = f"{day}{_SUFFIX.get(day, 'th')}"
     number = MONTHS.index(month) + 1
-    names = (month, *MONTH_ABBREVIATIONS[month], *(f"{s}." for s in MONTH_ABBREVIATIONS[month]))
+    short = MONTH_ABBREVIATIONS[month]
     forms = [f"-{number:02d}-{day:02d}"]  # inside an ISO date, 1966-08-08
-    for name in names:
-        forms += [f"{name} {day}", f"{day} {name}", f"{name} {ordinal}", f"{ordinal} {name}"]
+    # "8 Aug." is shown wherever "8 Aug" is (a dot ends no word), so only "Aug. 8" needs one.
+    for name in (month, *short, *(f"{s}." for s in short)):
+        forms += [f"{name} {day}", f"{name} {ordinal}"]
+    for name in (month, *short):
+        forms += [f"{day} {name}", f"{ordinal} {name}"]
     forms.append(f"{ordinal} of {month}")
     return tuple(forms)
 
@@ -111,3 +115,30 @@ def score_claim(raw: str, start: int) -> AnswerClaim:
     first, second = re.split(r"\s*[-\u2013]\s*", raw)
     forms = (f"{first}-{second}", f"{first}\u2013{second}", f"{first} - {second}")
     return AnswerClaim("quantity", raw, f"{first}-{second}", start, start + len(raw), forms)
+
+
+def time_claim(
+    raw: str, start: int, hour: str, minute: str | None, meridiem: str | None
+) -> AnswerClaim | None:
+    """A time of day, ``2 pm``, ``14:00``, ``7:30 a.m.``: a date claim normalised to ``HH:MM``.
+
+    Shown in the 24-hour and the 12-hour forms a source may write: ``14:00`` is also
+    ``2 pm``, ``2pm``, ``2:00 pm``, ``2 p.m.``; a time without am/pm is read as written.
+    """
+    value, minutes = int(hour), int(minute or "0")
+    if meridiem is not None:
+        if not 1 <= value <= 12:
+            return None
+        evening = meridiem.lower().startswith("p")
+        value = value % 12 + (12 if evening else 0)
+    twelve = value % 12 or 12
+    half = "pm" if value >= 12 else "am"
+    clock = f"{value:02d}:{minutes:02d}"
+    forms = [clock, f"{value}:{minutes:02d}", f"{value:02d}.{minutes:02d}"]
+    dotted = f"{half[0]}.m."
+    forms += [f"{twelve}:{minutes:02d} {half}", f"{twelve}:{minutes:02d}{half}",
+              f"{twelve}:{minutes:02d} {dotted}"]  # fmt: skip
+    if not minutes:
+        forms += [f"{twelve} {half}", f"{twelve}{half}", f"{twelve} {dotted}"]
+    end = start + len(raw)
+    return AnswerClaim("date", raw, clock, start, end, tuple(dict.fromkeys(forms)))

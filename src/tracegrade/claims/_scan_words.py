@@ -94,7 +94,9 @@ QUANTITY_STOP_NOUNS = _word_set(
     """
     and or of to in on at by for the a an from with is are was were be as than then that
     this but nor so if per out off up down over under into onto times more less other
-    others else which who whom whose what when where while
+    others else which who whom whose what when where while inside outside within near
+    across along around behind beside besides beyond during through toward towards against
+    among after before since until ago apiece each apart away back later earlier am pm
     """
 )
 
