@@ -46,7 +46,7 @@ from tracegrade.claims._scan_words import (
     TITLES,
     WEEKDAYS,
 )
-from tracegrade.figures._numbers import SPELLED, spelled_value
+from tracegrade.figures._numbers import NUMBER_WORDS, spelled_value, word_trie
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -75,7 +75,20 @@ _TLDS = _split(
 
 
 def _words(words: list[str]) -> str:
-    return "|".join(sorted(map(re.escape, words), key=len, reverse=True))
+    """Any of ``words``, as a trie: a position that starts none fails in one or two tests."""
+    return word_trie(words)
+
+
+_TENS = [word for word in NUMBER_WORDS if spelled_value(word) >= 20]
+_UNITS = [word for word in NUMBER_WORDS if 1 <= spelled_value(word) <= 9]
+# A spelled-out number under 100, as figures' SPELLED matches it ("twenty-five", "seven").
+_SPELLED = rf"(?:(?:{_words(_TENS)})(?:[- ](?:{_words(_UNITS)})\b)?|{_words(list(NUMBER_WORDS))})"
+# The same, opening a sentence too ("Twenty-five"); spelled out, as a case-insensitive
+# group is several times slower.
+_SPELLED_ANY_CASE = (
+    rf"(?:(?:{_words(_TENS + [w.capitalize() for w in _TENS])})(?:[- ](?:{_words(_UNITS)})\b)?"
+    rf"|{_words([*NUMBER_WORDS, *(w.capitalize() for w in NUMBER_WORDS)])})"
+)
 
 
 _MONTH_WORD = _words(
@@ -102,6 +115,8 @@ _NOT_AFTER = r"(?<![\w.,:$€£¥@/\\-])"
 # A number with a unit ("5kg", "10am", "3rd", "1990s", "17-year-old"): a quantity, not an id.
 _NUMBER_WITH_UNIT = r"\d+(?:-?[a-z]+)+(?![\w-]|\.\d)"
 
+# Capitalised words and the connectors between them, not after a hyphen (a command flag).
+_NAME_RUN = rf"(?<![-\w]){_CAPITAL_WORD}(?:[ \t]+(?:(?:{_CONNECTOR})[ \t]+)?{_CAPITAL_WORD})*"
 # One alternative per shape, in precedence order at a position (each a named group).
 _SHAPES = (
     r"(?P<fence>```[\s\S]*?(?:```|\Z))",
@@ -124,15 +139,15 @@ _SHAPES = (
         rf"(?P<domain>(?<![\w.@-])(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+(?:{_words(_TLDS)})"
         r"(?![\w-]|\.\w))"
     ),
-    r"(?P<snake>(?<![\w.])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?!\w|\.\w))",
-    r"(?P<dotted>(?<![\w.])[A-Za-z_]\w+(?:\.[a-z_]\w+)+(?:\(\))?(?!\w|\.\w))",
+    r"(?P<snake>(?<![\w.])[A-Za-z][A-Za-z0-9]*+(?:_[A-Za-z0-9]++)++(?!\w|\.\w))",
+    r"(?P<dotted>(?<![\w.])[A-Za-z_]\w++(?:\.[a-z_]\w++)++(?:\(\))?(?!\w|\.\w))",
     (
-        r"(?P<camel>(?<![\w.])(?:[a-z]+\d*(?:[A-Z][a-z0-9]*)+|[A-Z][a-z]+(?:[A-Z][a-z0-9]*)+)"
+        r"(?P<camel>(?<![\w.])(?:[a-z]++\d*+(?:[A-Z][a-z0-9]*+)++|[A-Z][a-z]++(?:[A-Z][a-z0-9]*+)++)"
         r"(?:\(\))?(?![\w-]|\.\w))"
     ),
     (
-        rf"(?P<id>{_NOT_AFTER}(?!{_NUMBER_WITH_UNIT})(?=[A-Za-z0-9-]*\d)"
-        r"(?=[A-Za-z0-9-]*[A-Za-z])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*(?![\w-]|\.\d))"
+        rf"(?P<id>{_NOT_AFTER}(?!{_NUMBER_WITH_UNIT})(?=[A-Za-z-]*+\d)(?=[\d-]*+[A-Za-z])"
+        r"[A-Za-z0-9]++(?:-[A-Za-z0-9]++)*+(?![\w-]|\.\d))"
     ),
     (
         rf"(?P<month_day>\b(?P<md_month>{_MONTH_WORD})\.?[ \t]+(?P<md_day>\d{{1,2}})"
@@ -152,25 +167,28 @@ _SHAPES = (
     rf"(?P<score>{_NOT_AFTER}\d{{1,3}}[ \t]?[-\u2013][ \t]?\d{{1,3}}(?![\w,.\u2013-]))",
     (
         rf"(?P<quantity>(?:{_NOT_AFTER}(?P<qty_digits>\d{{1,3}})(?![\d]|[.,]\d)"
-        rf"|\b(?P<qty_words>(?i:{SPELLED})))"
+        rf"|\b(?P<qty_words>{_SPELLED_ANY_CASE}))"
         r"(?:[ \t]+|-)(?P<qty_noun>[a-z]{2,}(?:-[a-z]+)*)\b)"
     ),
-    (
-        rf"(?P<name>(?<![-\w]){_CAPITAL_WORD}"
-        rf"(?:[ \t]+(?:(?:{_CONNECTOR})[ \t]+)?{_CAPITAL_WORD})*)"
-    ),
+    rf"(?P<name>{_NAME_RUN})",
 )
 # Every shape starts with a word character, a quote mark, a dot, a slash or a tilde, where no
 # letter or digit is just before; and a plain lower-case word (most of prose) starts none
 # unless it is a number word: three tests reject most positions before any alternative.
+# A plain capitalised word ("The", "Morton") that is no month, weekday or number word can
+# only open a name: it goes straight to the name alternative, past the others.
+_PLAIN_CAPITAL = (
+    rf"(?!(?:{_MONTH_WORD}|{_words(list(WEEKDAYS))}|{_SPELLED_ANY_CASE})\b)"
+    r"[A-Z][a-z]+(?=[\s,;:!?)\]\"\u201d]|\.(?:\s|\Z)|\Z)"
+)
 _PATTERN = re.compile(
     r"(?<![\w\u0300-\u036f])(?=[\w`\"'\u2018\u201c./~])"
-    rf"(?!(?!(?:{SPELLED})\b)[a-z]+(?:[\s,;!?)\]\"\u201d]|\.(?:\s|\Z)|\Z))"
-    "(?:" + "|".join(_SHAPES) + ")"
+    rf"(?!(?!(?:{_SPELLED})\b)[a-z]+(?:[\s,;!?)\]\"\u201d]|\.(?:\s|\Z)|\Z))"
+    rf"(?:(?={_PLAIN_CAPITAL})(?P<plain>{_NAME_RUN})|" + "|".join(_SHAPES) + ")"
 )
 _NAME_WORD = re.compile(rf"{_CAPITAL_WORD}|\S+")
 # Run over the lower-cased answer; "may" only as written in lower case ("May" is a month).
-_HEDGE = re.compile(r"\b(?:" + _words([w for w in HEDGE_WORDS if w != "may"]) + r")\b")
+_HEDGE = re.compile(r"\b(?:" + word_trie(w for w in HEDGE_WORDS if w != "may") + r")\b")
 _MAY = re.compile(r"\bmay\b")
 _LAST_WORD = re.compile(r"(\w+)\Z")
 _LABEL = re.compile(r":\*\*|\*\*:")
@@ -304,12 +322,11 @@ def _scan(answer: str) -> tuple[list[AnswerClaim], list[AnswerClaim], list[_Name
             found = found or quote_claim(raw, start)
             if found is not None:
                 enclosing.append(found)
-        elif kind == "name":
+        elif kind in ("name", "plain"):
             opens = _opens_sentence(answer, start)
             if answer.startswith("**", start - 2) and _LABEL.match(answer, match.end()):
                 continue  # "- **Cabin Class:** economy": a bold label, not a name
-            start = match.start("name")
-            words = [(w[0], start + w.start()) for w in _NAME_WORD.finditer(match["name"])]
+            words = [(w[0], start + w.start()) for w in _NAME_WORD.finditer(match[kind])]
             for run in split_name(words):
                 names.append((run, opens))
                 opens = False

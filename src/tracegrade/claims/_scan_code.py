@@ -22,6 +22,7 @@ __all__ = [
     "url_claim",
 ]
 
+_ALNUM = re.compile(r"[^\W_]")
 # Trailing characters that end the sentence, not the URL or path: "see https://x.org/a."
 _TRAILING = ".,;:!?)]}'\"\u2019\u201d>"
 
@@ -97,7 +98,7 @@ def identifier_claim(raw: str, start: int, *, quoted: bool = False) -> AnswerCla
     end = start + len(raw)
     inner = raw[1:-1].strip() if quoted else raw
     inner = inner.removesuffix("()")
-    if not inner or not any(char.isalnum() for char in inner):
+    if not _ALNUM.search(inner):
         return None
     return AnswerClaim("identifier", raw, inner, start, end, (inner,))
 
@@ -128,7 +129,7 @@ def quote_claim(raw: str, start: int) -> AnswerClaim | None:
     """
     inner = _SPACES.sub(" ", raw[1:-1]).strip()
     bare = inner.rstrip(".,;:!?")
-    if not bare or not any(char.isalnum() for char in bare):
+    if not _ALNUM.search(bare):
         return None
     if len(bare.split()) > _MAX_QUOTE_WORDS:
         return None
