@@ -39,16 +39,22 @@ TAU_FILES = ("taubench_gpt-4o_airline.sample.json", "tau2_whissle-agent_airline.
 # --- tau-bench and tau2: what final answers claim ----------------------------------------------
 
 
-def tau_counts(folder: Path) -> tuple[int, Counter[tuple[str, str]]]:
-    """Runs read, and the extracted claims of their final answers by (kind, support)."""
+def tau_counts(folder: Path) -> tuple[int, Counter[tuple[str, str]], list[tuple[str, str, str]]]:
+    """Runs read, the claims of their final answers by (kind, support), and each unsupported
+    id, figure or date as (run, kind, raw)."""
     counts: Counter[tuple[str, str]] = Counter()
+    unsupported: list[tuple[str, str, str]] = []
     runs = 0
     for name in TAU_FILES:
         for trace in read_traces(folder / name):
             runs += 1
             for claim in grade(trace).extracted:
                 counts[claim.kind, "given" if claim.given else claim.support] += 1
-    return runs, counts
+                counted = claim.support == "unsupported" and not claim.given
+                if counted and claim.kind in ("id", "figure", "date"):
+                    unsupported.append((f"`{name.split('_')[0]}` {trace.id}", claim.kind,
+                                        claim.raw))  # fmt: skip
+    return runs, counts, unsupported
 
 
 # --- Cost -------------------------------------------------------------------------------------
@@ -193,7 +199,7 @@ def _nine_commits(folder: Path) -> tuple[list[str], list[Check]]:
 def _tau(folder: Path) -> list[str]:
     if not folder.is_dir():
         return [f"tau-bench / tau2: skipped, not at `{folder}`."]
-    runs, counts = tau_counts(folder)
+    runs, counts, unsupported = tau_counts(folder)
     kinds = sorted({kind for kind, _ in counts})
     supports = ("read", "named-only", "unsupported", "given")
     rows = [[kind, *(counts[kind, s] for s in supports)] for kind in kinds]
@@ -201,10 +207,17 @@ def _tau(folder: Path) -> list[str]:
         (
             f"tau-bench and tau2 airline runs ({runs}, read by their readers): the claims of each"
             " final answer by kind and support (ids are reservation and user ids, figures the"
-            " amounts, dates the flight dates)."
+            " amounts, dates the flight dates and times)."
         ),
         "",
         *table(["kind", *supports], rows),
+        "",
+        (
+            "Each unsupported id, figure and date (most figures are totals and refunds the"
+            " agent computed; no calculator tool returned them):"
+        ),
+        "",
+        *table(["run", "kind", "claim"], unsupported),
     ]
 
 
