@@ -300,3 +300,12 @@ def test_a_long_name_is_shown_by_two_of_its_words_never_one() -> None:
     assert "Bay United" in forms
     assert "United" not in forms
     assert "Aberdeen" in one("He joined Aberdeen FC today.").forms
+
+
+def test_ordinals_from_the_fourth_up_are_quantities_in_words_or_digits() -> None:
+    assert claims("Ranked fifth, then 21st; the first and second half.") == [
+        ("quantity", "fifth", "5th"),
+        ("quantity", "21st", "21st"),
+    ]
+    assert one("It was his fourteenth album.").forms == ("14th", "fourteenth")
+    assert one("It came 13th.").forms == ("13th", "thirteenth")

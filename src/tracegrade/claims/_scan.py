@@ -32,6 +32,7 @@ from tracegrade.claims._scan_prose import (
     iso_date_claim,
     month_claim,
     month_day_claim,
+    ordinal_claim,
     quantity_claim,
     score_claim,
     time_claim,
@@ -46,7 +47,12 @@ from tracegrade.claims._scan_words import (
     TITLES,
     WEEKDAYS,
 )
-from tracegrade.figures._numbers import NUMBER_WORDS, spelled_value, word_trie
+from tracegrade.figures._numbers import (
+    NUMBER_WORDS,
+    ORDINAL_WORDS,
+    spelled_value,
+    word_trie,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -107,6 +113,8 @@ _CAPITAL_WORD = (
     rf"(?:(?:al|el|d)['\u2019-])?[{_CAPITAL}]{_LETTER}*(?:['\u2019-]{_LETTER}+)*(?![.@/]\w|-?\d|\w)"
 )
 _CONNECTOR = _words(list(CONNECTORS))
+# Ordinals in words from the fourth up ("first", "second", "third" are mostly prose).
+_ORDINAL_WORD = _words([*ORDINAL_WORDS[3:], *(word.capitalize() for word in ORDINAL_WORDS[3:])])
 # Spelled-out counts below four are the writer counting what it lists ("two films", "one of"),
 # far more often than a count a source wrote; they are no claims (docs/claims.md).
 _SPELLED_FLOOR = 4
@@ -164,6 +172,7 @@ _SHAPES = (
     ),
     rf"(?P<month>\b(?:{_words(list(MONTHS))})\b)",
     rf"(?P<weekday>\b(?:{_words(list(WEEKDAYS))})\b)",
+    rf"(?P<ordinal>(?:{_NOT_AFTER}\d{{1,2}}(?:st|nd|rd|th)|\b{_ORDINAL_WORD})\b)",
     rf"(?P<score>{_NOT_AFTER}\d{{1,3}}[ \t]?[-\u2013][ \t]?\d{{1,3}}(?![\w,.\u2013-]))",
     (
         rf"(?P<quantity>(?:{_NOT_AFTER}(?P<qty_digits>\d{{1,3}})(?![\d]|[.,]\d)"
@@ -178,12 +187,12 @@ _SHAPES = (
 # A plain capitalised word ("The", "Morton") that is no month, weekday or number word can
 # only open a name: it goes straight to the name alternative, past the others.
 _PLAIN_CAPITAL = (
-    rf"(?!(?:{_MONTH_WORD}|{_words(list(WEEKDAYS))}|{_SPELLED_ANY_CASE})\b)"
+    rf"(?!(?:{_MONTH_WORD}|{_words(list(WEEKDAYS))}|{_SPELLED_ANY_CASE}|{_ORDINAL_WORD})\b)"
     r"[A-Z][a-z]+(?=[\s,;:!?)\]\"\u201d]|\.(?:\s|\Z)|\Z)"
 )
 _PATTERN = re.compile(
     r"(?<![\w\u0300-\u036f])(?=[\w`\"'\u2018\u201c./~])"
-    rf"(?!(?!(?:{_SPELLED})\b)[a-z]+(?:[\s,;!?)\]\"\u201d]|\.(?:\s|\Z)|\Z))"
+    rf"(?!(?!(?:{_SPELLED}|{_ORDINAL_WORD})\b)[a-z]+(?:[\s,;!?)\]\"\u201d]|\.(?:\s|\Z)|\Z))"
     rf"(?:(?={_PLAIN_CAPITAL})(?P<plain>{_NAME_RUN})|" + "|".join(_SHAPES) + ")"
 )
 _NAME_WORD = re.compile(rf"{_CAPITAL_WORD}|\S+")
@@ -280,6 +289,7 @@ _BUILDERS: dict[str, Callable[[re.Match[str]], AnswerClaim | None]] = {
     "month": _simple(month_claim, "month"),
     "weekday": _simple(weekday_claim, "weekday"),
     "score": _simple(score_claim, "score"),
+    "ordinal": _simple(ordinal_claim, "ordinal"),
     "time": lambda m: time_claim(m["time"], m.start(), m["hour"], m["minute"], m["meridiem"]),
     "quantity": _quantity,
 }

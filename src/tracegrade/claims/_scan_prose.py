@@ -11,12 +11,13 @@ import re
 
 from tracegrade.claims._answer_claim import AnswerClaim
 from tracegrade.claims._scan_words import MONTH_ABBREVIATIONS, MONTHS
-from tracegrade.figures._numbers import NUMBER_WORDS, spelled_value
+from tracegrade.figures._numbers import NUMBER_WORDS, ORDINAL_WORDS, ordinal_value, spelled_value
 
 __all__ = [
     "iso_date_claim",
     "month_claim",
     "month_day_claim",
+    "ordinal_claim",
     "quantity_claim",
     "score_claim",
     "time_claim",
@@ -142,3 +143,15 @@ def time_claim(
         forms += [f"{twelve} {half}", f"{twelve}{half}", f"{twelve} {dotted}"]
     end = start + len(raw)
     return AnswerClaim("date", raw, clock, start, end, tuple(dict.fromkeys(forms)))
+
+
+def ordinal_claim(raw: str, start: int) -> AnswerClaim:
+    """An ordinal from the fourth up, ``fifth``, ``7th``: shown in words or in digits."""
+    value = ordinal_value(raw)
+    teens = 11 <= value % 100 <= 13  # "11th", "12th", "13th"
+    suffix = "th" if teens else {1: "st", 2: "nd", 3: "rd"}.get(value % 10, "th")
+    digits = f"{value}{suffix}"
+    forms = [digits]
+    if value <= len(ORDINAL_WORDS):
+        forms.append(ORDINAL_WORDS[value - 1])
+    return AnswerClaim("quantity", raw, digits, start, start + len(raw), tuple(forms))
