@@ -309,3 +309,9 @@ def test_ordinals_from_the_fourth_up_are_quantities_in_words_or_digits() -> None
     ]
     assert one("It was his fourteenth album.").forms == ("14th", "fourteenth")
     assert one("It came 13th.").forms == ("13th", "thirteenth")
+
+
+def test_headings_and_table_header_rows_hold_no_names() -> None:
+    answer = "## Revenue Comparison\n\n| Company | Quarter |\n|---|---|\n| Apple | Q4 |\n"
+    assert claims(answer) == [("name", "Apple", "Apple"), ("id", "Q4", "Q4")]
+    assert claims("So Paris # and Lyon") == [("name", "Paris", "Paris"), ("name", "Lyon", "Lyon")]

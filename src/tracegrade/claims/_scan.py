@@ -313,12 +313,23 @@ def _with_unicode_forms(claim: AnswerClaim) -> AnswerClaim:
     return replace(claim, forms=tuple(dict.fromkeys(forms)))
 
 
+# Markdown headings and the header row of a table: labels of the answer's own layout.
+_LABEL_LINE = re.compile(r"^[ \t]*#{1,6}[ \t].*$|^[ \t]*\|.*\|[ \t]*(?=\n[ \t]*\|[ \t:|-]*-)", re.M)
+
+
+def _label_lines(answer: str) -> list[tuple[int, int]]:
+    if "#" not in answer and "|" not in answer:
+        return []
+    return [match.span() for match in _LABEL_LINE.finditer(answer)]
+
+
 def _scan(answer: str) -> tuple[list[AnswerClaim], list[AnswerClaim], list[_NameRun]]:
     """One pass: quoted and backticked claims, every other claim, and the runs of names."""
     enclosing: list[AnswerClaim] = []
     claims: list[AnswerClaim] = []
     names: list[_NameRun] = []
     closing = -1  # the closing mark of the last quote, never the opening of another
+    labels = _label_lines(answer)
     for match in _PATTERN.finditer(answer):
         kind = match.lastgroup or "fence"
         start = match.start()
@@ -336,6 +347,8 @@ def _scan(answer: str) -> tuple[list[AnswerClaim], list[AnswerClaim], list[_Name
             opens = _opens_sentence(answer, start)
             if answer.startswith("**", start - 2) and _LABEL.match(answer, match.end()):
                 continue  # "- **Cabin Class:** economy": a bold label, not a name
+            if labels and any(first <= start < last for first, last in labels):
+                continue  # "## Revenue Comparison", "| Company | Quarter |": headings
             words = [(w[0], start + w.start()) for w in _NAME_WORD.finditer(match[kind])]
             for run in split_name(words):
                 names.append((run, opens))
