@@ -2,7 +2,8 @@
 
 One compiled pattern with an alternative per shape runs once over the answer, in the manner
 of the figures' scan; each match goes to its kind's builder (``_scan_code.py`` for what a
-program writes, ``_scan_prose.py`` for dates, quantities and names). Alternatives are tried
+program writes, ``_scan_prose.py`` for dates and quantities, ``_scan_names.py`` for names;
+word lists in ``_scan_words.py``). Alternatives are tried
 in precedence order at each position, so ``MODEL_NAME`` is an identifier before it could be
 a name and ``Su-24`` an id. Quotes and backticked code only look ahead for their closing
 mark, so the scan still reads inside them; the quote wins over what it holds when claims
