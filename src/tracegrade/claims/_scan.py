@@ -135,10 +135,11 @@ _SHAPES = (
         r"(?<!\w)(?P<single>['\u2018])"
         r"(?=(?P<single_body>[^'\u2018\u2019\n]{1,100})['\u2019](?!\w))"
     ),
-    r"(?P<url>\b(?:[a-z][a-z0-9+.-]*://|www\.)[^\s<>\"'`]+)",
+    r"(?P<url>\b(?:[a-z][a-z0-9+.-]{0,15}://|www\.)[^\s<>\"'`]+)",  # a bounded scheme: linear
     r"(?P<email>(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+)",
     r"(?P<iso>(?<![\w.-])\d{4}-\d\d-\d\d(?!\d))",
-    r"(?P<path>(?<![\w/.:@-])(?:~|\.{1,2})?/?(?:[\w@+-][\w.@+-]*/)+[\w.@+-]*)",
+    # Not inside a run of its own characters: each run is scanned once, so the scan is linear.
+    r"(?P<path>(?<![\w/.:@+-])(?:~|\.{1,2})?/?(?:[\w@+-][\w.@+-]*/)+[\w.@+-]*)",
     (
         rf"(?P<file>(?<![\w/.-])\.?[\w-]+(?:\.[\w-]+)*\.(?:{_words(_EXTENSIONS)})"
         r"(?![\w-]|\.\w))"
