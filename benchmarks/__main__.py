@@ -7,7 +7,8 @@ FaithBench; (6) the runtime guard's check cost against history length, and again
 rebuild; (7) the guard replayed over real tau-bench and tau2 airline runs; (8) reading each
 trace format from a generated ~50 MB file against ``orjson.loads``; (9) the eval runner's
 overhead and parallel speed-up; (10) web page and API latency at 100,000 stored results
-against a trivial route (also ``python -m benchmarks.web_latency``). Items 1 and 3
+against a trivial route (also ``python -m benchmarks.web_latency``); (11) zero-config grading:
+claims extracted with no question file, on FaithBench, nine-commits and tau-bench. Items 1 and 3
 need the real corpus (``$TRACEGRADE_CORPUS/nine-commits/traces``), item 5
 ``$TRACEGRADE_CORPUS/faithbench/faithbench.jsonl``, item 7 ``$TRACEGRADE_CORPUS/tau_bench``;
 each is skipped without it.
@@ -24,6 +25,7 @@ import sys
 import time
 from importlib.metadata import version
 
+from benchmarks._claims import run_claims
 from benchmarks._cli import run_cli
 from benchmarks._common import DATA, REPO, Check, Section, corpus_traces, table
 from benchmarks._faithbench import run_faithbench
@@ -173,6 +175,9 @@ def main() -> None:
 
     _say("10. web UI and API latency at 100,000 stored case results (SQLite)")
     sections.append(run_web_latency())
+
+    _say("11. zero-config grading: extracted claims on FaithBench, nine-commits, tau-bench")
+    sections.append(run_claims())
 
     elapsed = time.perf_counter() - started
     header = [
