@@ -53,7 +53,11 @@ expect = {unsupported = ["45 days"]}
 
     results = list(run_suite(load_suite(path)))
 
-    assert [claim.raw for claim in results[0].grade.extracted] == ["45 days"]
+    assert [(c.raw, c.support) for c in results[0].grade.extracted] == [
+        ("billing/config.py", "read"),  # grep's output lines name the file
+        ("REFUND_WINDOW_DAYS", "read"),
+        ("45 days", "unsupported"),
+    ]
     assert results[0].grade.claims  # the facts are graded too
     assert results[0].mismatches == ()
     assert results[1].mismatches == ("unsupported: expected [45 days], got []",)
@@ -120,7 +124,7 @@ def test_run_star_reports_every_run_as_its_own_case(tmp_path: Path):
         r.run: [(c.raw, c.support) for c in r.grade.extracted] for r in run_suite(load_suite(path))
     }
     assert graded == {
-        "valid.json#task-0-trial-0": [("$120", "read")],
+        "valid.json#task-0-trial-0": [("O-1", "read"), ("$120", "read")],
         "valid.json#task-1-trial-1": [],
     }
 

@@ -73,7 +73,7 @@ def test_no_tool_shows_it() -> None:
 def test_figures_take_the_evidence_the_figure_index_found() -> None:
     item = AnswerClaim("figure", "$5", "5", 3, 5, ("$5",))
     observations = observe(one_call("read_file", read_body("a.txt", "x")))
-    (read,) = support_answer_claims([item], observations, {(3, 5): ("f2",)})
+    (read,) = support_answer_claims([item], observations, {(3, 5, "5"): ("f2",)})
     (unsourced,) = support_answer_claims([item], observations, {})
     assert (read.support, read.evidence) == ("read", ("f2",))
     assert (unsourced.support, unsourced.evidence) == ("unsupported", ())
@@ -133,3 +133,19 @@ def test_a_question_without_auto_extracts_nothing() -> None:
     trace = one_call("read_file", read_body("a.txt", "x"), answer="It costs $5,400.")
     assert grade(trace, NO_QUESTION).extracted == ()
     assert [c.raw for c in grade(trace, NO_QUESTION, auto=True).extracted] == ["$5,400"]
+
+
+def test_a_ranges_two_ends_are_graded_apart() -> None:
+    trace = make_trace(
+        [
+            user("What does it cost?"),
+            call("c1", "read_file", {"path": "plan.md"}),
+            result("c1", True, read_body("plan.md", "From $5 a month.")),
+            assistant("It costs $5-$10 a month."),
+        ]
+    )
+    graded = grade(trace)
+    assert [(c.text, c.support) for c in graded.extracted] == [
+        ("5", "read"),
+        ("10", "unsupported"),
+    ]

@@ -67,5 +67,8 @@ def test_turns_without_a_question_extract_each_reply_s_claims():
 
     first, second = grade_turns(trace)
 
-    assert [(c.raw, c.support) for c in first.extracted] == [("4321", "read")]
+    assert [(c.raw, c.support) for c in first.extracted] == [
+        ("src/server.ts", "read"),
+        ("4321", "read"),
+    ]
     assert [c.raw for c in second.unsupported_claims] == ["5432"]

@@ -7,6 +7,7 @@ already said them. The rules, kind by kind, are in docs/claims.md.
 
 from __future__ import annotations
 
+from bisect import bisect_right, insort
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -17,18 +18,32 @@ from tracegrade.figures import FigureIndex, extract_figures
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from tracegrade.figures import Figure
+
 __all__ = ["extract_answer_claims"]
 
 
-def _figure_claims(answer: str) -> list[AnswerClaim]:
-    return [
-        AnswerClaim("figure", figure.raw, figure.value, figure.start, figure.end, (figure.raw,))
-        for figure in extract_figures(answer)
-    ]
+def _figure_claim(figure: Figure) -> AnswerClaim:
+    return AnswerClaim("figure", figure.raw, figure.value, figure.start, figure.end, (figure.raw,))
 
 
-def _overlaps(claim: AnswerClaim, taken: list[tuple[int, int]]) -> bool:
-    return any(claim.start < end and start < claim.end for start, end in taken)
+class _Taken:
+    """The answer's characters already backing a claim: sorted, disjoint ``(start, end)``."""
+
+    __slots__ = ("_spans",)
+
+    def __init__(self) -> None:
+        self._spans: list[tuple[int, int]] = []
+
+    def overlaps(self, start: int, end: int) -> bool:
+        spans = self._spans
+        at = bisect_right(spans, (start, end))
+        # Disjoint and sorted: only the neighbours on either side can overlap.
+        return (at > 0 and spans[at - 1][1] > start) or (at < len(spans) and spans[at][0] < end)
+
+    def add(self, start: int, end: int) -> None:
+        if not self.overlaps(start, end):
+            insort(self._spans, (start, end))
 
 
 def extract_answer_claims(answer: str, *, asked: Sequence[str] = ()) -> tuple[AnswerClaim, ...]:
@@ -42,13 +57,15 @@ def extract_answer_claims(answer: str, *, asked: Sequence[str] = ()) -> tuple[An
         answer: The final answer.
         asked: The user's own messages: a claim they already hold is marked ``given``.
     """
-    figures = _figure_claims(answer)
-    taken = [(claim.start, claim.end) for claim in figures]
-    claims = list(figures)
+    figures = extract_figures(answer)
+    claims = [_figure_claim(figure) for figure in figures]
+    taken = _Taken()
+    for claim in claims:
+        taken.add(claim.start, claim.end)  # a range's two ends share one span
     for claim in scan_claims(answer):
-        if not _overlaps(claim, taken):
+        if not taken.overlaps(claim.start, claim.end):
             claims.append(claim)
-            taken.append((claim.start, claim.end))
+            taken.add(claim.start, claim.end)
     claims.sort(key=lambda claim: (claim.start, claim.end))
     seen: set[tuple[str, str]] = set()
     unique: list[AnswerClaim] = []
@@ -62,11 +79,11 @@ def extract_answer_claims(answer: str, *, asked: Sequence[str] = ()) -> tuple[An
     asked_figures = FigureIndex()
     for position, text in enumerate(asked):
         asked_figures.add(text, f"asked{position}")
-    figures_of = {(f.start, f.end): f for f in extract_figures(answer)}
+    figures_of = {(f.start, f.end, f.value): f for f in figures}
     marked = []
     for claim in unique:
         if claim.kind == "figure":
-            figure = figures_of.get((claim.start, claim.end))
+            figure = figures_of.get((claim.start, claim.end, claim.text))
             given = figure is not None and asked_figures.evidence_for(figure) is not None
         else:
             given = any(shown_in(form, asked) for form in claim.forms)

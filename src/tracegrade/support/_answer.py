@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from tracegrade.claims import form_pattern
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Callable, Mapping, Sequence
 
     from tracegrade.claims import AnswerClaim
     from tracegrade.observations import Observations
@@ -41,36 +41,23 @@ class AnswerClaimSupport:
     evidence: tuple[str, ...]
 
 
-def _read_ids(form: str, observations: Observations) -> list[str]:
-    pattern = None
-    found: list[str] = []
-    lowered = form.lower()
-    for line in observations.lines_containing(form):
-        pattern = pattern or form_pattern(form)
-        if pattern.search(line.text):
-            found.append(line.id)
-    for line in observations.lines_from(form):
-        if lowered in line.file.lower():
-            pattern = pattern or form_pattern(form)
-            if pattern.search(line.file):
-                found.append(line.id)
-    return found
-
-
-def _named_ids(form: str, observations: Observations) -> list[str]:
-    pattern = form_pattern(form)
-    return [obs.id for obs in observations.names_containing(form) if pattern.search(obs.file)]
+def _whole_word(form: str) -> Callable[[str], object]:
+    if not (form[:1].isalnum() or form[-1:].isalnum()):
+        return bool  # no word edge to check: the substring hit is the answer
+    return form_pattern(form).search
 
 
 def _support_one(claim: AnswerClaim, observations: Observations) -> AnswerClaimSupport:
     read: list[str] = []
-    for form in claim.forms:
-        read.extend(_read_ids(form, observations))
+    words = [(form, _whole_word(form)) for form in claim.forms]
+    for form, word in words:
+        read.extend(observations.find_word_ids(form, "text", word))
+        read.extend(observations.find_word_ids(form, "source", word))
     if read:
         return AnswerClaimSupport(claim, "read", tuple(dict.fromkeys(read)))
     named: list[str] = []
-    for form in claim.forms:
-        named.extend(_named_ids(form, observations))
+    for form, word in words:
+        named.extend(observations.find_word_ids(form, "name", word))
     if named:
         return AnswerClaimSupport(claim, "named-only", tuple(dict.fromkeys(named)))
     return AnswerClaimSupport(claim, "unsupported", ())
@@ -79,20 +66,21 @@ def _support_one(claim: AnswerClaim, observations: Observations) -> AnswerClaimS
 def support_answer_claims(
     claims: Sequence[AnswerClaim],
     observations: Observations,
-    figure_evidence: Mapping[tuple[int, int], tuple[str, ...]],
+    figure_evidence: Mapping[tuple[int, int, str], tuple[str, ...]],
 ) -> tuple[AnswerClaimSupport, ...]:
     """Decide every extracted claim's support, in claim order.
 
     Args:
         claims: From :func:`~tracegrade.claims.extract_answer_claims`.
         observations: The run's observations.
-        figure_evidence: For each figure of the answer, by ``(start, end)``, the evidence
-            the figures' index found for it (empty: unsourced).
+        figure_evidence: For each figure of the answer, by ``(start, end, value)`` (a
+            range's two ends share a span), the evidence the figures' index found for it
+            (empty: unsourced).
     """
     supported: list[AnswerClaimSupport] = []
     for claim in claims:
         if claim.kind == "figure":
-            seen = figure_evidence.get((claim.start, claim.end), ())
+            seen = figure_evidence.get((claim.start, claim.end, claim.text), ())
             supported.append(AnswerClaimSupport(claim, "read" if seen else "unsupported", seen))
         else:
             supported.append(_support_one(claim, observations))

@@ -157,9 +157,9 @@ def grade_extracted(
     claims = extract_answer_claims(trace.final_answer, asked=asked_texts(trace))
     if not claims:
         return []
-    evidence: dict[tuple[int, int], tuple[str, ...]] = {}
+    evidence: dict[tuple[int, int, str], tuple[str, ...]] = {}
     for figure in figures:
-        where = (int(str(figure["start"])), int(str(figure["end"])))
+        where = (int(str(figure["start"])), int(str(figure["end"])), str(figure["value"]))
         seen = figure["evidence"]
         evidence[where] = tuple(seen) if isinstance(seen, tuple) else ()
     return [
