@@ -17,6 +17,8 @@ from tracegrade.traces import read_traces, trace_readers
 from tracegrade.verdicts import Grade, grade
 
 READERS = Path(__file__).resolve().parents[1] / "fixtures" / "readers"
+
+
 def _reads(path: Path) -> bool:
     try:
         list(read_traces(path))
