@@ -82,7 +82,7 @@ def _render(commands: list[Command], results: list[tuple[str, int]]) -> str:
 
 
 def _blocks() -> list[tuple[str, int]]:
-    found = []
+    found: list[tuple[str, int]] = []
     for name in DOCUMENTS:
         text = (REPO / name).read_text(encoding="utf-8")
         found.extend((name, number) for number, _ in enumerate(_BLOCK.finditer(text)))
