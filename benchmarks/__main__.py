@@ -7,7 +7,10 @@ FaithBench; (6) the runtime guard's check cost against history length, and again
 rebuild; (7) the guard replayed over real tau-bench and tau2 airline runs; (8) reading each
 trace format from a generated ~50 MB file against ``orjson.loads``; (9) the eval runner's
 overhead and parallel speed-up; (10) web page and API latency at 100,000 stored results
-against a trivial route (also ``python -m benchmarks.web_latency``). Items 1 and 3
+against a trivial route (also ``python -m benchmarks.web_latency``); (11) grading with no
+question file: MB/s against ``orjson.loads``, its cost against a question, and a 200+ MB
+folder on the process pool and on Ray, 2 workers against 1 (also ``python -m
+benchmarks._bulk``). Items 1 and 3
 need the real corpus (``$TRACEGRADE_CORPUS/nine-commits/traces``), item 5
 ``$TRACEGRADE_CORPUS/faithbench/faithbench.jsonl``, item 7 ``$TRACEGRADE_CORPUS/tau_bench``;
 each is skipped without it.
@@ -24,6 +27,7 @@ import sys
 import time
 from importlib.metadata import version
 
+from benchmarks._bulk import run_bulk
 from benchmarks._cli import run_cli
 from benchmarks._common import DATA, REPO, Check, Section, corpus_traces, table
 from benchmarks._faithbench import run_faithbench
@@ -173,6 +177,9 @@ def main() -> None:
 
     _say("10. web UI and API latency at 100,000 stored case results (SQLite)")
     sections.append(run_web_latency())
+
+    _say("11. grading with no question file: speed, cost against a question, 2 workers vs 1")
+    sections.append(run_bulk())
 
     elapsed = time.perf_counter() - started
     header = [

@@ -184,7 +184,7 @@ def grade_runs(
         strict: See :func:`~tracegrade.observations.observe`.
         run: Grade only the runs with this id (or 1-based position in their file).
         workers: Grade in this many processes (a local process pool) when above 1.
-        ray: Grade as Ray tasks (``workers``: how many at once; 1 means as many as Ray has).
+        ray: Grade as Ray tasks, ``workers`` at once (a local instance gets ``workers`` CPUs).
         ray_address: The Ray cluster; ``None``: ``RAY_ADDRESS``, else a local instance.
 
     Raises:

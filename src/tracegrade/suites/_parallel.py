@@ -48,7 +48,7 @@ def in_parallel(
     """
     executor: ProcessExecutor | RayExecutor
     if ray:
-        executor = RayExecutor(address=ray_address, workers=None if workers == 1 else workers)
+        executor = RayExecutor(address=ray_address, workers=workers)
     else:
         executor = ProcessExecutor(workers)
     if not units:
