@@ -94,8 +94,8 @@ def grade_command(
     """Grade PATH...: trace files, folders or glob patterns; or a suite file (.toml).
 
     With no question file, every run found is graded by the claims of its answer (figures,
-    and more kinds as their scanners land): each read, named-only or unsupported, and the
-    share read. A suite, or one trace with --question-file, is graded against its questions
+    paths, URLs, ids, quotes, dates, names, quantities): each read, named-only or
+    unsupported, and the share read. A suite, or one trace with --question-file, is graded against its questions
     and predictions.
 
     \b

@@ -202,10 +202,12 @@ def _progress(files: int) -> Any:  # noqa: ANN401 - a context manager yielding a
     """A progress bar over the files on stderr when it is a terminal; else nothing shown."""
     if files <= _PROGRESS_FILES or not sys.stderr.isatty():
         return nullcontext(lambda _run: None)
-    return _bar(files)
+    return _ProgressBar(files)
 
 
-class _bar:  # noqa: N801 - used as a function
+class _ProgressBar:
+    """Files done and runs graded, on stderr; gone when the grading ends."""
+
     def __init__(self, files: int) -> None:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
