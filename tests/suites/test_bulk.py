@@ -8,6 +8,7 @@ what the claim scanners find.
 from __future__ import annotations
 
 import json
+import pickle
 import shutil
 import time
 from pathlib import Path
@@ -222,3 +223,10 @@ def test_stopping_early_stops_the_workers(tmp_path: Path):
 
     assert [run.run for run in first] == [str(path) for path in files[:3]]
     assert time.perf_counter() - started < 30
+
+
+def test_a_graded_run_travels_between_processes_unchanged():
+    runs = [*grade_file_runs(TAU_BENCH), *grade_file_runs(READERS / "tau-bench" / "invalid.json")]
+    assert {run.error is None for run in runs} == {True, False}
+
+    assert [pickle.loads(pickle.dumps(run)) for run in runs] == runs  # noqa: S301 - our own

@@ -14,6 +14,7 @@ import queue
 import threading
 from typing import TYPE_CHECKING
 
+from tracegrade.errors import InfrastructureError
 from tracegrade.evals import ProcessExecutor, RayExecutor
 
 if TYPE_CHECKING:
@@ -56,7 +57,12 @@ def in_parallel(
     # Ray starts here, on the calling thread, where it may set its signal handlers.
     running = executor.running() if isinstance(executor, RayExecutor) else contextlib.nullcontext()
     with running:
-        yield from _ordered(units, work, executor)
+        try:
+            yield from _ordered(units, work, executor)
+        except InfrastructureError as exc:  # its fix names `tracegrade run --resume`
+            raise InfrastructureError(
+                exc.what, fix="grade again; --workers 1 grades in this process"
+            ) from exc
 
 
 def _ordered(
