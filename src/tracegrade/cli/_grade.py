@@ -95,8 +95,8 @@ def grade_command(
 
     With no question file, every run found is graded by the claims of its answer (figures,
     paths, URLs, ids, quotes, dates, names, quantities): each read, named-only or
-    unsupported, and the share read. A suite, or one trace with --question-file, is graded against its questions
-    and predictions.
+    unsupported, and the share read. A suite, or one trace with --question-file, is graded
+    against its questions and predictions.
 
     \b
     Examples:

@@ -222,6 +222,7 @@ class _ProgressBar:
             console=Console(stderr=True),
             transient=True,
         )
+        self.total = files
         self.task = self.progress.add_task("grading", total=files, runs=0)
         self.last: str | None = None
         self.runs = 0
@@ -231,6 +232,7 @@ class _ProgressBar:
         return self.advance
 
     def __exit__(self, *exc: object) -> None:
+        self.progress.update(self.task, completed=self.total)  # the last file ended too
         self.progress.__exit__(None, None, None)
 
     def advance(self, run: GradedRun) -> None:
