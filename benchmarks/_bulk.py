@@ -14,9 +14,11 @@ Run alone: ``python -m benchmarks._bulk [--corpus-mb N] [--rounds N]``.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import statistics
 import time
+import tracemalloc
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -78,6 +80,25 @@ def _through_grade_runs(files: tuple[Path, ...], *, workers: int = 1, ray: bool 
     return seconds
 
 
+def _memory(files: tuple[Path, ...], workers: int) -> tuple[int, int]:
+    """Peak traced memory of this process after the first quarter of the runs, and after all.
+
+    Each run is dropped as soon as it is counted, as the command drops it once written. A
+    quarter, not a tenth: with workers, the first batches in flight (256 files each) fill
+    the pipeline before memory settles.
+    """
+    first = max(1, round(len(files) * 0.25))
+    gc.collect()
+    tracemalloc.start()
+    base = tracemalloc.get_traced_memory()[0]
+    peaks: list[int] = []
+    for count, _ in enumerate(grade_runs(files, workers=workers), start=1):
+        if count in {first, len(files)}:
+            peaks.append(tracemalloc.get_traced_memory()[1] - base)
+    tracemalloc.stop()
+    return peaks[0], peaks[-1]
+
+
 def _ray_start(cpus: int) -> Any | str:  # noqa: ANN401 - ray has no stubs
     """The ray module with a local instance of ``cpus`` CPUs started, or why not."""
     try:
@@ -132,6 +153,7 @@ def run_bulk(corpus_mb: int = CORPUS_MB, rounds: int = ROUNDS) -> Section:
     orjson_ratios = sorted(p[2] / p[0] for p in passes)
     end_to_end = min(_through_grade_runs(files) for _ in range(2))
     times, ray_skipped = _parallel(files, rounds)
+    memory = {workers: _memory(files, workers) for workers in (1, 2)}
     pool_speedup = times[ONE] / times[POOL]
     rows = [
         [label, f"{seconds:.2f}", rate(total, seconds), f"{times[ONE] / seconds:.2f}x"]
@@ -148,6 +170,15 @@ def run_bulk(corpus_mb: int = CORPUS_MB, rounds: int = ROUNDS) -> Section:
         ),
         Check(f"grade DIR ({size_text(total)}), --workers 2 vs 1", f"{pool_speedup:.2f}x"),
     ]
+    for workers, (first, whole) in memory.items():
+        checks.append(
+            Check(
+                f"grade DIR, --workers {workers}: peak traced memory, first 25% / all",
+                f"{size_text(first)} / {size_text(whole)}",
+                "flat (all <= 1.5x first 25%)",
+                whole <= 1.5 * first,
+            )
+        )
     notes: list[str] = []
     if ray_skipped is None:
         ray_speedup = times[RAY[1]] / times[RAY[2]]
@@ -201,6 +232,20 @@ def run_bulk(corpus_mb: int = CORPUS_MB, rounds: int = ROUNDS) -> Section:
         ),
         "",
         *table(["configuration", "seconds", "MB/s", "vs --workers 1"], rows),
+        "",
+        (
+            "Memory of this process under `tracemalloc` (Python allocations; each run dropped"
+            " once counted, as the command drops it once written), peak after the first"
+            " quarter of the runs and after all of them:"
+        ),
+        "",
+        *table(
+            ["", "first 25%", "all", "all / first 25%"],
+            [
+                [f"`--workers {w}`", size_text(a), size_text(b), f"{b / a:.2f}x"]
+                for w, (a, b) in memory.items()
+            ],
+        ),
     ]
     if notes:
         body += ["", *notes]
