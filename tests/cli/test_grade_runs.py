@@ -308,3 +308,30 @@ def test_ray_writes_what_one_worker_writes(ray_instance: None, capsys: pytest.Ca
 
     assert ray.code == one.code == 0
     assert ray.out == one.out
+
+
+def test_jsonl_streams_and_eval_logs_in_a_folder_name_each_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
+    sources = [READERS / "openai-chat" / "valid.jsonl", READERS / "inspect" / "valid.eval"]
+    for source in sources:
+        shutil.copy(source, tmp_path / source.name)
+    copies = sorted(tmp_path.iterdir())
+    expected = [f"{path}#{trace.id}" for path in copies for trace in read_traces(path)]
+    assert len(expected) > len(copies)
+
+    result = run_cli(capsys, "grade", str(tmp_path), "--format", "jsonl")
+
+    assert result.code == 0
+    assert [json.loads(line)["run"] for line in result.out.splitlines()] == expected
+
+
+def test_from_reads_every_file_with_that_reader(capsys: pytest.CaptureFixture[str]):
+    detected = run_cli(capsys, "grade", str(TAU_BENCH), "--format", "tsv")
+    forced = run_cli(capsys, "grade", str(TAU_BENCH), "--from", "tau-bench", "--format", "tsv")
+    wrong = run_cli(capsys, "grade", str(TAU_BENCH), "--from", "atif")
+
+    assert forced.code == detected.code == 0
+    assert forced.out == detected.out
+    assert wrong.code == 2  # the only file, read as ATIF, is not one
+    assert str(TAU_BENCH) in _error_lines(wrong.err)[0]
