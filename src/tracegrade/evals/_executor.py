@@ -12,6 +12,7 @@ recorded (:func:`tracegrade.cost.record_ai_call`) travel the same way, after its
 from __future__ import annotations
 
 import importlib
+import itertools
 import math
 import multiprocessing
 import os
@@ -285,14 +286,15 @@ class ProcessExecutor:
             waiting = _batches(units, self.workers)
             waiting.reverse()
             pending: set[Future[Batch[UnitT, ResultT]]] = set()
-            submitted: dict[
-                Future[Batch[UnitT, ResultT]], int
-            ] = {}  # the order batches were handed out
+            # The order batches were handed out, for those not stored yet: a stored batch is
+            # dropped here, so its results are freed as the run goes on, not at its end.
+            submitted: dict[Future[Batch[UnitT, ResultT]], int] = {}
+            handed_out = itertools.count()
 
             def top_up() -> None:  # each worker busy and one batch queued: no more in flight
                 while waiting and len(pending) < _IN_FLIGHT_PER_WORKER * self.workers:
                     future = pool.submit(_pool_batch, waiting.pop())
-                    submitted[future] = len(submitted)
+                    submitted[future] = next(handed_out)
                     pending.add(future)
 
             top_up()
@@ -309,6 +311,7 @@ class ProcessExecutor:
                         except Exception:
                             pending.update(ordered[index + 1 :])
                             raise
+                        del submitted[future]
                     top_up()
             except Exception:
                 _finish_running(pending, record, done)  # what already ran is kept
