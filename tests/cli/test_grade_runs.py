@@ -17,6 +17,7 @@ from tests.cli.runner import run_cli
 from tests.helpers.ray import local_ray
 from tracegrade.claims import ClaimKind
 from tracegrade.report import RUN_TSV_COLUMNS
+from tracegrade.suites import find_trace_files
 from tracegrade.traces import read_traces
 from tracegrade.verdicts import grade
 
@@ -335,3 +336,18 @@ def test_from_reads_every_file_with_that_reader(capsys: pytest.CaptureFixture[st
     assert forced.out == detected.out
     assert wrong.code == 2  # the only file, read as ATIF, is not one
     assert str(TAU_BENCH) in _error_lines(wrong.err)[0]
+
+
+@pytest.mark.corpus
+def test_every_real_nine_commits_trace_is_graded(
+    nine_commits: Path, capsys: pytest.CaptureFixture[str]
+):
+    files = find_trace_files([nine_commits]).files
+    assert len(files) >= 18
+
+    result = run_cli(capsys, "grade", str(nine_commits), "--format", "jsonl", "--workers", "2")
+
+    runs = [json.loads(line) for line in result.out.splitlines()]
+    assert result.code == 0
+    assert [run["run"] for run in runs] == [str(path) for path in files]
+    assert [run["error"] for run in runs] == [None] * len(files)
