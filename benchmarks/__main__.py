@@ -8,7 +8,10 @@ rebuild; (7) the guard replayed over real tau-bench and tau2 airline runs; (8) r
 trace format from a generated ~50 MB file against ``orjson.loads``; (9) the eval runner's
 overhead and parallel speed-up; (10) web page and API latency at 100,000 stored results
 against a trivial route (also ``python -m benchmarks.web_latency``); (11) zero-config grading:
-claims extracted with no question file, on FaithBench, nine-commits and tau-bench. Items 1 and 3
+claims extracted with no question file, on FaithBench, nine-commits and tau-bench; (12) grading
+with no question file: MB/s against ``orjson.loads``, its cost against a question, and a 200+ MB
+folder on the process pool and on Ray, 2 workers against 1 (also ``python -m
+benchmarks._bulk``). Items 1 and 3
 need the real corpus (``$TRACEGRADE_CORPUS/nine-commits/traces``), item 5
 ``$TRACEGRADE_CORPUS/faithbench/faithbench.jsonl``, item 7 ``$TRACEGRADE_CORPUS/tau_bench``;
 each is skipped without it.
@@ -25,6 +28,7 @@ import sys
 import time
 from importlib.metadata import version
 
+from benchmarks._bulk import run_bulk
 from benchmarks._claims import run_claims
 from benchmarks._cli import run_cli
 from benchmarks._common import DATA, REPO, Check, Section, corpus_traces, table
@@ -178,6 +182,9 @@ def main() -> None:
 
     _say("11. zero-config grading: extracted claims on FaithBench, nine-commits, tau-bench")
     sections.append(run_claims())
+
+    _say("12. grading with no question file: speed, cost against a question, 2 workers vs 1")
+    sections.append(run_bulk())
 
     elapsed = time.perf_counter() - started
     header = [

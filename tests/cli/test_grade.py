@@ -172,11 +172,32 @@ def test_single_trace_with_a_question_file(tmp_path: Path, capsys: pytest.Captur
     assert result.out.startswith(f"{trace}\n  tools        list_files > read_file\n")
 
 
-def test_single_trace_needs_a_question_file(capsys: pytest.CaptureFixture[str]):
-    result = run_cli(capsys, "grade", str(EXAMPLES / "traces" / "read-source.json"))
+def test_single_trace_without_a_question_file_is_graded_by_its_claims(
+    capsys: pytest.CaptureFixture[str],
+):
+    trace = EXAMPLES / "traces" / "read-source.json"
+
+    result = run_cli(capsys, "grade", str(trace))
+
+    assert result.code == 0
+    assert result.out.startswith(f"{trace}\n  claims       ")  # tests/cli/test_grade_runs.py
+
+
+def test_suite_cases_as_json_lines(capsys: pytest.CaptureFixture[str]):
+    whole = run_cli(capsys, "grade", str(EXAMPLES / "suite.toml"), "--format", "json")
+    lines = run_cli(capsys, "grade", str(EXAMPLES / "suite.toml"), "--format", "jsonl")
+
+    assert lines.code == 0
+    assert [json.loads(line) for line in lines.out.splitlines()] == json.loads(whole.out)["cases"]
+
+
+def test_a_suite_is_graded_on_its_own(capsys: pytest.CaptureFixture[str]):
+    suite = str(EXAMPLES / "suite.toml")
+
+    result = run_cli(capsys, "grade", suite, str(EXAMPLES / "traces"))
 
     assert result.code == 2
-    assert "--question-file" in result.err
+    assert "graded on its own" in result.err
 
 
 def test_unknown_question_in_a_question_file_exits_2(

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from tests.helpers.ray import local_ray
 from tracegrade.errors import InputError
 from tracegrade.evals import (
     CaseOutcome,
@@ -90,23 +91,8 @@ def example_results(tmp_path_factory: pytest.TempPathFactory) -> Stored:
 
 @pytest.fixture(scope="module")
 def ray_instance() -> Iterator[None]:
-    """One local Ray instance (2 CPUs) for the module, without Ray's token file."""
-    ray = pytest.importorskip("ray", reason="Ray is not installed (the ray extra)")
-
-    before = os.environ.get("RAY_AUTH_MODE")
-    os.environ["RAY_AUTH_MODE"] = "disabled"  # else Ray 2.60 writes ~/.ray/auth_token
-    try:
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    except Exception as exc:  # noqa: BLE001 - any failure to start means "skip", with why
-        pytest.skip(f"a local Ray instance cannot start: {type(exc).__name__}: {exc}")
-    try:
-        yield
-    finally:
-        ray.shutdown()
-        if before is None:
-            os.environ.pop("RAY_AUTH_MODE", None)
-        else:
-            os.environ["RAY_AUTH_MODE"] = before
+    """One local Ray instance (2 CPUs) for the module."""
+    yield from local_ray()
 
 
 def test_the_example_runs_whole_with_one_result_per_case(example_results: Stored):

@@ -1,4 +1,7 @@
-"""``tracegrade grade``: grade a suite (or one trace) and check its predictions."""
+"""``tracegrade grade``: a suite (or one trace with a question), or every run found.
+
+With no question file the command is cli/_grade_runs.py.
+"""
 
 from __future__ import annotations
 
@@ -13,31 +16,32 @@ if TYPE_CHECKING:
 
 __all__ = ["grade_command"]
 
-Format = Literal["text", "tsv", "json"]
+Format = Literal["text", "tsv", "json", "jsonl"]
 
 
 @click.command("grade")
-@click.argument("target", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("targets", nargs=-1, required=True, metavar="PATH...")
 @click.option(
     "--format",
     "output_format",
-    type=click.Choice(["text", "tsv", "json"]),
+    type=click.Choice(["text", "tsv", "json", "jsonl"]),
     default="text",
     show_default=True,
-    help="text: a block per case; tsv: one row per case; json: one object with a cases list.",
+    help="text: a block per case or run; tsv: one row each; json: one object with a cases (or"
+    " runs) list and a summary; jsonl: one object per case or run, written as each is graded.",
 )
 @click.option(
     "--question-file",
     type=click.Path(path_type=Path, dir_okay=False),
-    help="With a trace file: the TOML file that defines the question.",
+    help="With one trace file: the TOML file that defines the question.",
 )
-@click.option("--question", "question_id", help="With a trace file: the question id to grade.")
+@click.option("--question", "question_id", help="With --question-file: the question id to grade.")
 @click.option(
     "--from",
     "format_name",
     metavar="FORMAT",
-    help="With a trace file: read it with this trace reader (native, openai-chat, tau-bench,"
-    " tau2, ...) instead of detecting the format.",
+    help="Read the trace files with this trace reader (native, openai-chat, tau-bench, tau2,"
+    " ...) instead of detecting each file's format.",
 )
 @click.option(
     "--strict/--lenient",
@@ -46,24 +50,89 @@ Format = Literal["text", "tsv", "json"]
     " plain text, and the report says so. Default: strict for native traces, lenient for"
     " other formats (or the suite's [suite] strict).",
 )
+@click.option(
+    "--run",
+    "run_id",
+    metavar="ID",
+    help="With no question file: grade only the run with this id (the part after # in its"
+    " name, or its 1-based position) in each multi-run file.",
+)
+@click.option(
+    "--fail-on",
+    metavar="unsupported[:KINDS]",
+    help="With no question file: exit 1 when a run has an unsupported claim the user did not"
+    " give (of these comma-separated claim kinds only, e.g. unsupported:figure,path).",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="With no question file: grade in this many processes (or Ray tasks at once).",
+)
+@click.option(
+    "--executor",
+    type=click.Choice(["local", "ray"]),
+    default="local",
+    show_default=True,
+    help="With no question file. local: this process, or a pool of --workers processes; ray:"
+    " Ray tasks (the ray extra; RAY_ADDRESS names a cluster, else a local instance starts).",
+)
 def grade_command(
     *,
-    target: Path,
+    targets: tuple[str, ...],
     output_format: Format,
     question_file: Path | None,
     question_id: str | None,
     format_name: str | None,
     strict: bool | None,
+    run_id: str | None,
+    fail_on: str | None,
+    workers: int,
+    executor: Literal["local", "ray"],
 ) -> None:
-    """Grade TARGET: a suite file (.toml) or one trace file (with --question-file).
+    """Grade PATH...: trace files, folders or glob patterns; or a suite file (.toml).
+
+    With no question file, every run found is graded by the claims of its answer (figures,
+    paths, URLs, ids, quotes, dates, names, quantities): each read, named-only or
+    unsupported, and the share read. A suite, or one trace with --question-file, is graded
+    against its questions and predictions.
 
     \b
     Examples:
-      tracegrade grade examples/suite.toml
+      tracegrade grade examples/traces/
+      tracegrade grade 'runs/**/*.jsonl' --format jsonl --fail-on unsupported:figure
+      tracegrade grade runs/ --workers 4
+      tracegrade grade tau-bench-results.json --run task-7-trial-0
       tracegrade grade examples/suite.toml --format json
       tracegrade grade run.json --question-file questions.toml --question model-name
-      tracegrade grade chat.json --from openai-chat --question-file questions.toml
     """
+    bulk = run_id is not None or fail_on is not None or workers != 1 or executor != "local"
+    if len(targets) > 1 and any(target.endswith(".toml") for target in targets):
+        raise click.UsageError("a suite file (.toml) is graded on its own, not with other paths")
+    if question_file is None and not (len(targets) == 1 and targets[0].endswith(".toml")):
+        if question_id is not None:
+            raise click.UsageError("--question goes with --question-file")
+        from tracegrade.cli._grade_runs import grade_runs_command
+
+        grade_runs_command(
+            targets,
+            output_format=output_format,
+            format_name=format_name,
+            strict=strict,
+            run_id=run_id,
+            fail_on=fail_on,
+            workers=workers,
+            executor=executor,
+        )
+        return
+    if bulk:
+        raise click.UsageError(
+            "--run, --fail-on, --workers and --executor go with grading without a question file"
+        )
+    if len(targets) != 1:
+        raise click.UsageError("a suite file, or --question-file, grades one PATH")
+    target = Path(targets[0])
     if target.suffix == ".toml":
         if question_file is not None or question_id is not None or format_name is not None:
             raise click.UsageError(
@@ -104,11 +173,8 @@ def _grade_one(
 ) -> CaseResult:
     from tracegrade.suites import grade_trace_file, load_decoders, load_questions
 
-    if question_file is None:
-        raise click.UsageError(
-            "grading a single trace needs --question-file (and --question when it defines"
-            " several); or pass a suite file (.toml)"
-        )
+    if question_file is None:  # the caller sends a trace without one to _grade_runs
+        raise click.UsageError("grading a trace against a question needs --question-file")
     questions = load_questions(question_file)
     if question_id is None:
         if len(questions) != 1:
@@ -136,9 +202,12 @@ def _grade_one(
 def _write(results: list[CaseResult], output_format: Format) -> None:
     from tracegrade import report
 
-    if output_format == "json":
+    if output_format in {"json", "jsonl"}:
         import orjson
 
+        if output_format == "jsonl":
+            click.echo("\n".join(orjson.dumps(report.case_json(r)).decode() for r in results))
+            return
         data = orjson.dumps(report.report_json(results), option=orjson.OPT_INDENT_2)
         click.echo(data.decode())
     elif output_format == "tsv":

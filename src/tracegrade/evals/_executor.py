@@ -12,6 +12,7 @@ recorded (:func:`tracegrade.cost.record_ai_call`) travel the same way, after its
 from __future__ import annotations
 
 import importlib
+import itertools
 import math
 import multiprocessing
 import os
@@ -26,13 +27,13 @@ from concurrent.futures import (
     wait,
 )
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import suppress
-from typing import TYPE_CHECKING, Any, Protocol
+from contextlib import contextmanager, suppress
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from tracegrade.errors import InfrastructureError, InputError, MissingExtraError
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Iterator, Sequence
 
     from tracegrade.evals._dispatch import WorkUnit
     from tracegrade.evals._outcomes import CaseOutcome
@@ -52,7 +53,12 @@ _IN_FLIGHT_PER_WORKER = 2
 stop (``--cost-limit``) then leaves at most one more batch per worker to finish, and no
 worker waits for work."""
 
-Batch = list[tuple["WorkUnit", list["CaseOutcome | AiCallRecord"]]]
+UnitT = TypeVar("UnitT")
+ResultT = TypeVar("ResultT")
+
+# The process pool and Ray schedule any picklable unit and result; the eval runner's are a
+# WorkUnit and its outcomes, bulk grading's a trace file and its graded runs.
+Batch = list[tuple[UnitT, list[ResultT]]]
 
 
 class UnitWork(Protocol):
@@ -123,26 +129,28 @@ class LocalExecutor:
                 raise
 
 
-def _batches(units: Sequence[WorkUnit], workers: int) -> list[list[WorkUnit]]:
+def _batches(units: Sequence[UnitT], workers: int) -> list[list[UnitT]]:
     """Consecutive units in batches: about eight per worker, at most ``_MAX_BATCH`` each."""
     size = max(1, min(_MAX_BATCH, math.ceil(len(units) / (workers * _BATCHES_PER_WORKER))))
     return [list(units[start : start + size]) for start in range(0, len(units), size)]
 
 
-def _run_batch(work: UnitWork, units: Sequence[WorkUnit]) -> Batch:
+def _run_batch(
+    work: Callable[[UnitT, Callable[[ResultT], None]], None], units: Sequence[UnitT]
+) -> Batch[UnitT, ResultT]:
     """Run units one after another; each unit's outcomes, in order."""
-    results: Batch = []
+    results: Batch[UnitT, ResultT] = []
     for unit in units:
-        outcomes: list[CaseOutcome | AiCallRecord] = []
+        outcomes: list[ResultT] = []
         work(unit, outcomes.append)
         results.append((unit, outcomes))
     return results
 
 
 def _deliver(
-    batch: Batch,
-    record: Record,
-    done: Callable[[WorkUnit], None],
+    batch: Batch[UnitT, ResultT],
+    record: Callable[[UnitT, ResultT], None],
+    done: Callable[[UnitT], None],
 ) -> None:
     """Record and finish every unit of a finished batch, then raise ``done``'s first error.
 
@@ -162,9 +170,9 @@ def _deliver(
 
 
 def _finish_running(
-    pending: set[Future[Batch]],
-    record: Record,
-    done: Callable[[WorkUnit], None],
+    pending: set[Future[Batch[UnitT, ResultT]]],
+    record: Callable[[UnitT, ResultT], None],
+    done: Callable[[UnitT], None],
 ) -> None:
     """After a stop: cancel the batches not started, deliver those running when they end."""
     for future in pending:
@@ -186,7 +194,7 @@ def _add_paths(paths: Sequence[str]) -> None:
             sys.path.append(path)
 
 
-def _dumps(work: UnitWork) -> bytes:
+def _dumps(work: object) -> bytes:
     """The work function as bytes: pickle, or cloudpickle for closures when it is installed."""
     try:
         return pickle.dumps(work, protocol=pickle.HIGHEST_PROTOCOL)
@@ -209,7 +217,7 @@ def _dumps(work: UnitWork) -> bytes:
 
 
 # The work function of the run this worker process serves (process pool and Ray workers).
-_WORKER: dict[str, UnitWork] = {}
+_WORKER: dict[str, Any] = {}
 
 
 def _install(payload: bytes, environment: dict[str, str]) -> None:
@@ -223,7 +231,7 @@ def _install(payload: bytes, environment: dict[str, str]) -> None:
     _WORKER["pool"] = pickle.loads(payload)  # noqa: S301 - bytes this run's own driver pickled
 
 
-def _pool_batch(units: list[WorkUnit]) -> Batch:
+def _pool_batch(units: list[Any]) -> Batch[Any, Any]:
     return _run_batch(_WORKER["pool"], units)
 
 
@@ -256,12 +264,15 @@ class ProcessExecutor:
 
     def execute(
         self,
-        units: Sequence[WorkUnit],
-        work: UnitWork,
-        record: Record,
-        done: Callable[[WorkUnit], None],
+        units: Sequence[UnitT],
+        work: Callable[[UnitT, Callable[[ResultT], None]], None],
+        record: Callable[[UnitT, ResultT], None],
+        done: Callable[[UnitT], None],
     ) -> None:
-        """Run every unit in the process pool; store each batch's outcomes as it ends."""
+        """Run every unit in the process pool; store each batch's outcomes as it ends.
+
+        Any picklable units and results will do (``tracegrade grade DIR`` hands trace files).
+        """
         if not units:
             return
         payload = _dumps(work)
@@ -274,13 +285,16 @@ class ProcessExecutor:
         try:
             waiting = _batches(units, self.workers)
             waiting.reverse()
-            pending: set[Future[Batch]] = set()
-            submitted: dict[Future[Batch], int] = {}  # the order batches were handed out
+            pending: set[Future[Batch[UnitT, ResultT]]] = set()
+            # The order batches were handed out, for those not stored yet: a stored batch is
+            # dropped here, so its results are freed as the run goes on, not at its end.
+            submitted: dict[Future[Batch[UnitT, ResultT]], int] = {}
+            handed_out = itertools.count()
 
             def top_up() -> None:  # each worker busy and one batch queued: no more in flight
                 while waiting and len(pending) < _IN_FLIGHT_PER_WORKER * self.workers:
                     future = pool.submit(_pool_batch, waiting.pop())
-                    submitted[future] = len(submitted)
+                    submitted[future] = next(handed_out)
                     pending.add(future)
 
             top_up()
@@ -297,6 +311,7 @@ class ProcessExecutor:
                         except Exception:
                             pending.update(ordered[index + 1 :])
                             raise
+                        del submitted[future]
                     top_up()
             except Exception:
                 _finish_running(pending, record, done)  # what already ran is kept
@@ -310,7 +325,9 @@ class ProcessExecutor:
             pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _ray_batch(token: str, shipped: list[Any], paths: list[str], units: list[WorkUnit]) -> Batch:
+def _ray_batch(
+    token: str, shipped: list[Any], paths: list[str], units: list[Any]
+) -> Batch[Any, Any]:
     """A Ray task: load the run's work function (once per worker process), run the units."""
     work = _WORKER.get(token)
     if work is None:
@@ -343,6 +360,21 @@ class RayExecutor:
         self.address = address
         self.workers = workers
 
+    @contextmanager
+    def running(self) -> Iterator[None]:
+        """Ray initialised in this thread for the block (unless it was), shut down after.
+
+        For callers that run :meth:`execute` on another thread: Ray sets its signal
+        handlers only when started on the main thread.
+        """
+        ray = _import_ray()
+        started = self._start(ray)
+        try:
+            yield
+        finally:
+            if started:
+                ray.shutdown()
+
     def _start(self, ray: Any) -> bool:  # noqa: ANN401 - ray has no stubs
         """Initialise Ray unless it is; whether this call started it."""
         if ray.is_initialized():
@@ -362,29 +394,28 @@ class RayExecutor:
 
     def execute(
         self,
-        units: Sequence[WorkUnit],
-        work: UnitWork,
-        record: Record,
-        done: Callable[[WorkUnit], None],
+        units: Sequence[UnitT],
+        work: Callable[[UnitT, Callable[[ResultT], None]], None],
+        record: Callable[[UnitT, ResultT], None],
+        done: Callable[[UnitT], None],
     ) -> None:
-        """Submit the units as Ray tasks and store each task's outcomes as it ends."""
+        """Submit the units as Ray tasks and store each task's outcomes as it ends.
+
+        Any picklable units and results will do (``tracegrade grade DIR`` hands trace files).
+        """
         ray = _import_ray()
         if not units:
             return
-        started = self._start(ray)
-        try:
+        with self.running():
             self._run(ray, units, work, record, done)
-        finally:
-            if started:
-                ray.shutdown()
 
     def _run(
         self,
         ray: Any,  # noqa: ANN401 - ray has no stubs
-        units: Sequence[WorkUnit],
-        work: UnitWork,
-        record: Record,
-        done: Callable[[WorkUnit], None],
+        units: Sequence[UnitT],
+        work: Callable[[UnitT, Callable[[ResultT], None]], None],
+        record: Callable[[UnitT, ResultT], None],
+        done: Callable[[UnitT], None],
     ) -> None:
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
         workers = self.workers or cpus
@@ -395,7 +426,7 @@ class RayExecutor:
         waiting = _batches(units, workers)
         waiting.reverse()
         limit = _ray_in_flight(self.workers, cpus)
-        pending: dict[Any, list[WorkUnit]] = {}
+        pending: dict[Any, list[UnitT]] = {}
 
         def top_up() -> None:
             while waiting and len(pending) < limit:
@@ -422,10 +453,10 @@ class RayExecutor:
                 ray.cancel(ref)
 
 
-def _ray_results(ray: Any, ref: Any) -> Batch:  # noqa: ANN401 - ray has no stubs
+def _ray_results(ray: Any, ref: Any) -> Batch[Any, Any]:  # noqa: ANN401 - ray has no stubs
     """A finished task's batch; a failed task is an infrastructure failure."""
     try:
-        results: Batch = ray.get(ref)
+        results: Batch[Any, Any] = ray.get(ref)
     except ray.exceptions.RayError as exc:
         raise InfrastructureError(
             f"a Ray task failed ({type(exc).__name__}: {exc})".splitlines()[0],
@@ -437,8 +468,8 @@ def _ray_results(ray: Any, ref: Any) -> Batch:  # noqa: ANN401 - ray has no stub
 def _finish_ray(
     ray: Any,  # noqa: ANN401 - ray has no stubs
     refs: list[Any],
-    record: Record,
-    done: Callable[[WorkUnit], None],
+    record: Callable[[UnitT, ResultT], None],
+    done: Callable[[UnitT], None],
 ) -> None:
     """After a stop: deliver every batch handed out, in order, as each ends.
 

@@ -1,5 +1,11 @@
-"""Suites as data (TOML): questions, cases and predictions, and grading them (edge: files)."""
+"""Suites as data (TOML): questions, cases and predictions, and grading them (edge: files).
 
+With no question file, :func:`find_trace_files` and :func:`grade_runs` grade every
+run of many trace files by the claims of its answer (``tracegrade grade DIR``).
+"""
+
+from tracegrade.suites._bulk import GradedRun, grade_file_runs, grade_runs
+from tracegrade.suites._discover import TRACE_SUFFIXES, FoundTraces, find_trace_files
 from tracegrade.suites._load import (
     LoadedSuite,
     grade_trace_file,
@@ -11,11 +17,17 @@ from tracegrade.suites._load import (
 from tracegrade.suites._model import Case, CaseResult, Suite, SuiteSettings
 
 __all__ = [
+    "TRACE_SUFFIXES",
     "Case",
     "CaseResult",
+    "FoundTraces",
+    "GradedRun",
     "LoadedSuite",
     "Suite",
     "SuiteSettings",
+    "find_trace_files",
+    "grade_file_runs",
+    "grade_runs",
     "grade_trace_file",
     "load_decoders",
     "load_questions",

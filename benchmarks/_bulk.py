@@ -1,0 +1,269 @@
+"""Item 11: grading with no question file (``tracegrade grade DIR``): speed and parallelism.
+
+(a) A generated folder of 200+ MB of native traces, each file graded in memory with no
+question (claims extracted from the answer, each supported), against ``orjson.loads`` of the
+same bytes and against grading with the model-name question, file by file alternately, in
+the same pass; then the whole folder through ``grade_runs`` (reading, naming, grading), as
+``tracegrade grade DIR`` runs it. (b) The folder through ``grade_runs`` with the process
+pool (2 workers against 1) and with Ray (a local instance of 2 CPUs against one of 1), each
+configuration's best time over alternating rounds.
+
+Run alone: ``python -m benchmarks._bulk [--corpus-mb N] [--rounds N]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import statistics
+import time
+import tracemalloc
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+from benchmarks._common import DATA, MB, QUESTION, Check, Section, rate, size_text, table
+from benchmarks._generate import GENERATOR_VERSION, SEED, ensure_corpus
+from tracegrade.suites import grade_runs
+from tracegrade.traces import parse_native_trace
+from tracegrade.verdicts import grade
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+CORPUS_MB = 200
+PASSES = 3
+ROUNDS = 3
+RAY_ROUNDS = 2
+EXTRACTION_TARGET = 1.5
+SPEEDUP_TARGET = 1.6
+ONE = "`--workers 1`: this process"
+POOL = "`--workers 2`: process pool"
+RAY = {1: "`--executor ray --workers 1`", 2: "`--executor ray --workers 2`"}
+
+
+def _in_memory(files: tuple[Path, ...]) -> tuple[float, float, float]:
+    """One pass: per file, zero-config grading, question grading and ``orjson.loads``.
+
+    Returns:
+        Seconds in each, over the pass (reading the bytes excluded).
+    """
+    zero = question = loads = 0.0
+    clock = time.perf_counter
+    for path in files:
+        data = path.read_bytes()
+        start = clock()
+        grade(parse_native_trace(data, path.name))
+        zero_done = clock()
+        grade(parse_native_trace(data, path.name), QUESTION)
+        question_done = clock()
+        orjson.loads(data)
+        loads_done = clock()
+        zero += zero_done - start
+        question += question_done - zero_done
+        loads += loads_done - question_done
+    return zero, question, loads
+
+
+def _through_grade_runs(files: tuple[Path, ...], *, workers: int = 1, ray: bool = False) -> float:
+    """Seconds to grade every file through ``grade_runs``; every run must be graded."""
+    start = time.perf_counter()
+    graded = errors = 0
+    for run in grade_runs(files, workers=workers, ray=ray):
+        graded += run.grade is not None
+        errors += run.error is not None
+    seconds = time.perf_counter() - start
+    if errors or graded != len(files):
+        msg = f"grade_runs graded {graded} of {len(files)} files, {errors} errors"
+        raise RuntimeError(msg)
+    return seconds
+
+
+def _memory(files: tuple[Path, ...], workers: int) -> tuple[int, int]:
+    """Peak traced memory of this process after the first quarter of the runs, and after all.
+
+    Each run is dropped as soon as it is counted, as the command drops it once written. A
+    quarter, not a tenth: with workers, the first batches in flight (256 files each) fill
+    the pipeline before memory settles.
+    """
+    first = max(1, round(len(files) * 0.25))
+    gc.collect()
+    tracemalloc.start()
+    base = tracemalloc.get_traced_memory()[0]
+    peaks: list[int] = []
+    for count, _ in enumerate(grade_runs(files, workers=workers), start=1):
+        if count in {first, len(files)}:
+            peaks.append(tracemalloc.get_traced_memory()[1] - base)
+    tracemalloc.stop()
+    return peaks[0], peaks[-1]
+
+
+def _ray_start(cpus: int) -> Any | str:  # noqa: ANN401 - ray has no stubs
+    """The ray module with a local instance of ``cpus`` CPUs started, or why not."""
+    try:
+        import ray  # noqa: PLC0415 - optional, and slow to import
+    except ImportError:
+        return "Ray is not installed (the ray extra)"
+    os.environ.setdefault("RAY_AUTH_MODE", "disabled")  # else Ray 2.60 writes ~/.ray/auth_token
+    try:
+        ray.init(num_cpus=cpus, include_dashboard=False, log_to_driver=False)
+    except Exception as exc:  # noqa: BLE001 - any failure to start means "skip", with why
+        return f"a local Ray instance cannot start ({type(exc).__name__}: {exc})"
+    return ray
+
+
+def _keep(times: dict[str, float], key: str, seconds: float) -> None:
+    times[key] = min(times.get(key, float("inf")), seconds)
+
+
+def _parallel(files: tuple[Path, ...], rounds: int) -> tuple[dict[str, float], str | None]:
+    """Best seconds per configuration; the reason Ray was skipped, if it was."""
+    times: dict[str, float] = {}
+    _through_grade_runs(files[:50], workers=2)  # warm: start the pool's fork server
+    for _ in range(rounds):  # alternating, so the machine's drifting load falls on all
+        _keep(times, ONE, _through_grade_runs(files))
+        _keep(times, POOL, _through_grade_runs(files, workers=2))
+    for _ in range(RAY_ROUNDS):
+        for workers in (1, 2):
+            ray = _ray_start(workers)
+            if isinstance(ray, str):
+                return times, ray
+            try:
+                _through_grade_runs(files[:50], ray=True, workers=workers)  # warm the workers
+                for _ in range(max(1, rounds - 1)):
+                    seconds = _through_grade_runs(files, ray=True, workers=workers)
+                    _keep(times, RAY[workers], seconds)
+            finally:
+                ray.shutdown()
+    return times, None
+
+
+def run_bulk(corpus_mb: int = CORPUS_MB, rounds: int = ROUNDS) -> Section:
+    """Item 11: zero-config grading speed, its cost against a question, 2 workers against 1."""
+    corpus = ensure_corpus(DATA / f"bulk-{corpus_mb}", corpus_mb * MB)
+    files = corpus.files
+    total = corpus.total_bytes
+    made = "reused" if corpus.reused else f"generated in {corpus.seconds:.0f} s"
+    passes = [_in_memory(files) for _ in range(PASSES)]
+    zero = min(p[0] for p in passes)
+    question = min(p[1] for p in passes)
+    loads = min(p[2] for p in passes)
+    extraction = sorted(p[0] / p[1] for p in passes)
+    orjson_ratios = sorted(p[2] / p[0] for p in passes)
+    end_to_end = min(_through_grade_runs(files) for _ in range(2))
+    times, ray_skipped = _parallel(files, rounds)
+    memory = {workers: _memory(files, workers) for workers in (1, 2)}
+    pool_speedup = times[ONE] / times[POOL]
+    rows = [
+        [label, f"{seconds:.2f}", rate(total, seconds), f"{times[ONE] / seconds:.2f}x"]
+        for label, seconds in times.items()
+    ]
+    checks = [
+        Check("no question: grade MB/s (in memory, best)", rate(total, zero)),
+        Check("no question: orjson / grade time", f"{statistics.median(orjson_ratios):.3f}"),
+        Check(
+            "no question / with a question file, grade time",
+            f"{statistics.median(extraction):.2f}x",
+            f"<= {EXTRACTION_TARGET}x",
+            statistics.median(extraction) <= EXTRACTION_TARGET,
+        ),
+        Check(f"grade DIR ({size_text(total)}), --workers 2 vs 1", f"{pool_speedup:.2f}x"),
+    ]
+    for workers, (first, whole) in memory.items():
+        checks.append(
+            Check(
+                f"grade DIR, --workers {workers}: peak traced memory, first 25% / all",
+                f"{size_text(first)} / {size_text(whole)}",
+                "flat (all <= 1.5x first 25%)",
+                whole <= 1.5 * first,
+            )
+        )
+    notes: list[str] = []
+    if ray_skipped is None:
+        ray_speedup = times[RAY[1]] / times[RAY[2]]
+        checks.append(
+            Check(
+                f"grade DIR ({size_text(total)}), Ray 2 vs 1 worker",
+                f"{ray_speedup:.2f}x",
+                f">= {SPEEDUP_TARGET}x",
+                ray_speedup >= SPEEDUP_TARGET,
+            )
+        )
+    else:
+        notes.append(f"Ray rows skipped: {ray_skipped}.")
+    body = [
+        (
+            f"{len(files):,} generated native traces, {size_text(total)} (generator"
+            f" v{GENERATOR_VERSION}, seed {SEED}, {made}). In memory: per file, grading with no"
+            " question (`grade(trace)`: parse, observe, extract the answer's claims, support"
+            " them), grading with the model-name question, and `orjson.loads`, alternately;"
+            f" {PASSES} passes, best pass shown, ratios the median of the passes."
+        ),
+        "",
+        *table(
+            ["", "seconds", "MB/s"],
+            [
+                ["grade, no question", f"{zero:.2f}", rate(total, zero)],
+                ["grade, with the question", f"{question:.2f}", rate(total, question)],
+                ["`orjson.loads`", f"{loads:.2f}", rate(total, loads)],
+                [
+                    "`grade_runs` over the folder (read + name + grade)",
+                    f"{end_to_end:.2f}",
+                    rate(total, end_to_end),
+                ],
+            ],
+        ),
+        "",
+        (
+            f"orjson time / no-question grade time: **{statistics.median(orjson_ratios):.3f}**"
+            f" (range {orjson_ratios[0]:.3f} to {orjson_ratios[-1]:.3f}). No question / with"
+            f" the question: **{statistics.median(extraction):.2f}x** (range"
+            f" {extraction[0]:.2f}x to {extraction[-1]:.2f}x; target <= {EXTRACTION_TARGET}x)."
+        ),
+        "",
+        (
+            "The folder through `grade_runs` (as `tracegrade grade DIR --workers N` and"
+            " `--executor ray` run it; results in input order, every file read from disk by"
+            f" the worker). Best of {rounds} alternating rounds; Ray: {RAY_ROUNDS} local"
+            f" instances of each size, started in turn, {max(1, rounds - 1)} timed runs each"
+            " after a warm-up, `ray.init` excluded. The pool's times include forking its"
+            " workers from the (warm) fork server."
+        ),
+        "",
+        *table(["configuration", "seconds", "MB/s", "vs --workers 1"], rows),
+        "",
+        (
+            "Memory of this process under `tracemalloc` (Python allocations; each run dropped"
+            " once counted, as the command drops it once written), peak after the first"
+            " quarter of the runs and after all of them:"
+        ),
+        "",
+        *table(
+            ["", "first 25%", "all", "all / first 25%"],
+            [
+                [f"`--workers {w}`", size_text(a), size_text(b), f"{b / a:.2f}x"]
+                for w, (a, b) in memory.items()
+            ],
+        ),
+    ]
+    if notes:
+        body += ["", *notes]
+    return Section("11. Grading with no question file", tuple(body), tuple(checks))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks._bulk", description=__doc__)
+    parser.add_argument("--corpus-mb", type=int, default=CORPUS_MB)
+    parser.add_argument("--rounds", type=int, default=ROUNDS)
+    options = parser.parse_args()
+    section = run_bulk(options.corpus_mb, options.rounds)
+    print(f"## {section.title}\n")
+    print("\n".join(section.body))
+    for check in section.checks:
+        print(f"\n- {check.metric}: {check.value} (target {check.target}, {check.status})", end="")
+    print()
+
+
+if __name__ == "__main__":
+    main()
