@@ -6,6 +6,10 @@ them). In the expected text a line ``...`` stands for any lines, and ``...`` ins
 any text, so a long output may be abridged; run ids, registry versions and timestamps are
 compared by shape. The commands run from the repository root with this checkout's
 ``tracegrade`` first on PATH and a throwaway store, so the repository's own store is untouched.
+
+When an output changes on purpose, ``TRACEGRADE_UPDATE_DOCS=1 pytest tests/test_docs_outputs.py``
+rewrites every block that is not abridged (has no ``...``); review the diff. Abridged blocks
+are mended by hand.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from tracegrade.evals import load_project
 
 ROOT = Path(__file__).resolve().parents[1]
 MARK = "<!-- output: checked -->"
+UPDATE = os.environ.get("TRACEGRADE_UPDATE_DOCS") == "1"
 _FENCE = re.compile(re.escape(MARK) + r"\s*\n```text\n(.*?)\n```", re.DOTALL)
 # What changes from run to run, replaced by its shape on both sides.
 _VARYING = (
@@ -95,11 +100,25 @@ def test_the_docs_check_some_outputs():
 def test_a_documented_output_is_what_the_command_prints(
     where: str, command: str, expected: str, tmp_path: Path
 ):
-    printed = _normalised(_run(command, tmp_path / ".tracegrade" / "tracegrade.db")) + "\n"
+    output = _run(command, tmp_path / ".tracegrade" / "tracegrade.db")
+    printed = _normalised(output) + "\n"
+    if UPDATE and "..." not in expected and not _pattern(expected).fullmatch(printed):
+        _rewrite(where, command, expected, output)
+        return
 
     assert _pattern(expected).fullmatch(printed), (
         f"{where}: `{command}` now prints:\n{printed}\nregenerate the block from this output"
     )
+
+
+def _rewrite(where: str, command: str, expected: str, output: str) -> None:
+    name, _, _ = where.rpartition(":")
+    path = ROOT / name
+    old = f"```text\n$ {command}\n{expected}\n```"
+    new = f"```text\n$ {command}\n{output.strip(chr(10))}\n```"
+    text = path.read_text("utf-8")
+    assert text.count(old) == 1, f"{where}: the block to rewrite is not unique"
+    path.write_text(text.replace(old, new), "utf-8")
 
 
 def test_the_matcher_fails_on_a_changed_line_and_accepts_abridged_output():

@@ -12,7 +12,7 @@ from tests.helpers.builders import (
     result,
     user,
 )
-from tracegrade.claims import AnswerClaim, form_pattern, shown_in
+from tracegrade.claims import AnswerClaim, extract_answer_claims, form_pattern, shown_in
 from tracegrade.observations import observe
 from tracegrade.support import support_answer_claims
 from tracegrade.verdicts import NO_QUESTION, grade
@@ -149,3 +149,8 @@ def test_a_ranges_two_ends_are_graded_apart() -> None:
         ("5", "read"),
         ("10", "unsupported"),
     ]
+
+
+def test_a_figure_in_a_sentence_that_guesses_is_hedged_like_every_other_kind() -> None:
+    claims = extract_answer_claims("It is most likely a.py, with 45 days. It costs $5.")
+    assert [(c.raw, c.hedged) for c in claims] == [("a.py", True), ("45 days", True), ("$5", False)]

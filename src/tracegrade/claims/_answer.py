@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from tracegrade.claims._answer_claim import AnswerClaim, shown_in
-from tracegrade.claims._scan import scan_claims
+from tracegrade.claims._scan import mark_hedged, scan_claims
 from tracegrade.figures import FigureIndex, extract_figures
 
 if TYPE_CHECKING:
@@ -58,7 +58,8 @@ def extract_answer_claims(answer: str, *, asked: Sequence[str] = ()) -> tuple[An
         asked: The user's own messages: a claim they already hold is marked ``given``.
     """
     figures = extract_figures(answer)
-    claims = [_figure_claim(figure) for figure in figures]
+    # Figures guess too ("most likely 45 days"): one hedge rule for every kind.
+    claims = mark_hedged(answer, [_figure_claim(figure) for figure in figures])
     taken = _Taken()
     for claim in claims:
         taken.add(claim.start, claim.end)  # a range's two ends share one span

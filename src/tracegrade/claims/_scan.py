@@ -59,7 +59,7 @@ from tracegrade.figures._numbers import (
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-__all__ = ["scan_claims"]
+__all__ = ["mark_hedged", "scan_claims"]
 
 
 def _split(text: str) -> list[str]:
@@ -373,7 +373,8 @@ def _name_claims(answer: str, names: list[_NameRun]) -> list[AnswerClaim]:
     return [claim for claim in found if claim is not None]
 
 
-def _mark_hedged(answer: str, claims: list[AnswerClaim]) -> list[AnswerClaim]:
+def mark_hedged(answer: str, claims: list[AnswerClaim]) -> list[AnswerClaim]:
+    """The claims, those inside a sentence that guesses marked ``hedged``."""
     hedged = _hedged_spans(answer)
     if not hedged:
         return claims
@@ -400,4 +401,4 @@ def scan_claims(answer: str) -> list[AnswerClaim]:
     enclosing, claims, names = _scan(answer)
     claims += _name_claims(answer, names)
     claims.sort(key=lambda claim: claim.start)
-    return _mark_hedged(answer, [_with_unicode_forms(claim) for claim in enclosing + claims])
+    return mark_hedged(answer, [_with_unicode_forms(claim) for claim in enclosing + claims])
