@@ -348,3 +348,66 @@ def test_python_dash_m_runs_too():
     )
     assert completed.returncode == 0
     assert completed.stdout.startswith("tracegrade, version ")
+
+
+READERS = Path(__file__).resolve().parents[1] / "fixtures" / "readers"
+REFUND = '[[questions]]\nid = "refund"\nfacts = [{id = "amount", text = "$120"}]\n'
+
+
+def _question_file(folder: Path) -> Path:
+    path = folder / "q.toml"
+    path.write_text(REFUND, encoding="utf-8")
+    return path
+
+
+def test_a_question_file_grades_every_run_of_a_multi_run_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
+    tau = READERS / "tau-bench" / "valid.json"
+    args = ("grade", str(tau), "--question-file", str(_question_file(tmp_path)), "--format")
+
+    every = run_cli(capsys, *args, "json")
+    one = run_cli(capsys, *args, "json", "--run", "task-0-trial-0")
+    second = run_cli(capsys, *args, "json", "--run", "2")
+
+    assert every.code == 0, every.err
+    runs = {case["run"]: case["answer"] for case in json.loads(every.out)["cases"]}
+    assert runs == {f"{tau}#task-0-trial-0": "success", f"{tau}#task-1-trial-1": "failure"}
+    assert [c["run"] for c in json.loads(one.out)["cases"]] == [f"{tau}#task-0-trial-0"]
+    assert [c["run"] for c in json.loads(second.out)["cases"]] == [f"{tau}#task-1-trial-1"]
+
+
+def test_a_run_not_in_the_file_names_the_runs_there(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
+    tau = READERS / "tau-bench" / "valid.json"
+    q = _question_file(tmp_path)
+
+    result = run_cli(capsys, "grade", str(tau), "--question-file", str(q), "--run", "nope")
+
+    assert result.code == 2
+    assert result.out == ""
+    assert "holds no run 'nope'. Its runs: task-0-trial-0, task-1-trial-1" in result.err
+    assert len(result.err.strip().splitlines()) == 1
+
+
+def test_a_claude_code_session_with_a_sidechain_grades_each_trace(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
+    session = READERS / "claude-code" / "valid.jsonl"
+    q = _question_file(tmp_path)
+
+    result = run_cli(capsys, "grade", str(session), "--question-file", str(q), "--format", "tsv")
+
+    assert result.code == 0, result.err
+    names = [row.split("\t")[0] for row in result.out.splitlines()[1:]]
+    assert len(names) == 2
+    assert all(name.startswith(f"{session}#") for name in names)
+    assert names[1].endswith("/a1b2c3d4")  # the sub-agent's sidechain
+
+
+def test_run_does_not_go_with_a_suite(capsys: pytest.CaptureFixture[str]):
+    result = run_cli(capsys, "grade", str(EXAMPLES / "suite.toml"), "--run", "x")
+
+    assert result.code == 2
+    assert "--run goes with a trace file" in result.err

@@ -272,7 +272,6 @@ def test_a_target_that_names_nothing_beside_others_is_an_error_line(
     "args",
     [
         ["--workers", "2"],
-        ["--run", "x"],
         ["--fail-on", "unsupported"],
     ],
 )

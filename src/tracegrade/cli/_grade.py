@@ -54,8 +54,8 @@ Format = Literal["text", "tsv", "json", "jsonl"]
     "--run",
     "run_id",
     metavar="ID",
-    help="With no question file: grade only the run with this id (the part after # in its"
-    " name, or its 1-based position) in each multi-run file.",
+    help="Grade only the run with this id (the part after # in its name, or its 1-based"
+    " position) in each multi-run file; with --question-file too.",
 )
 @click.option(
     "--fail-on",
@@ -107,7 +107,7 @@ def grade_command(
       tracegrade grade examples/suite.toml --format json
       tracegrade grade run.json --question-file questions.toml --question model-name
     """
-    bulk = run_id is not None or fail_on is not None or workers != 1 or executor != "local"
+    bulk = fail_on is not None or workers != 1 or executor != "local"
     if len(targets) > 1 and any(target.endswith(".toml") for target in targets):
         raise click.UsageError("a suite file (.toml) is graded on its own, not with other paths")
     if question_file is None and not (len(targets) == 1 and targets[0].endswith(".toml")):
@@ -128,7 +128,7 @@ def grade_command(
         return
     if bulk:
         raise click.UsageError(
-            "--run, --fail-on, --workers and --executor go with grading without a question file"
+            "--fail-on, --workers and --executor go with grading without a question file"
         )
     if len(targets) != 1:
         raise click.UsageError("a suite file, or --question-file, grades one PATH")
@@ -138,9 +138,20 @@ def grade_command(
             raise click.UsageError(
                 "--question-file, --question and --from go with a trace file, not a suite"
             )
+        if run_id is not None:
+            raise click.UsageError(
+                '--run goes with a trace file; a suite case names its run (run = "ID")'
+            )
         results = _grade_suite(target, strict)
     else:
-        results = [_grade_one(target, question_file, question_id, format_name, strict)]
+        results = _grade_one(
+            target,
+            question_file=question_file,
+            question_id=question_id,
+            format_name=format_name,
+            strict=strict,
+            run_id=run_id,
+        )
     _write(results, output_format)
     failed = [result for result in results if not result.matched]
     from tracegrade.report import mismatch_summary, success_summary
@@ -166,12 +177,14 @@ def _grade_suite(path: Path, strict: bool | None) -> list[CaseResult]:
 
 def _grade_one(
     path: Path,
+    *,
     question_file: Path | None,
     question_id: str | None,
     format_name: str | None,
     strict: bool | None,
-) -> CaseResult:
-    from tracegrade.suites import grade_trace_file, load_decoders, load_questions
+    run_id: str | None,
+) -> list[CaseResult]:
+    from tracegrade.suites import grade_trace_runs, load_decoders, load_questions
 
     if question_file is None:  # the caller sends a trace without one to _grade_runs
         raise click.UsageError("grading a trace against a question needs --question-file")
@@ -194,9 +207,7 @@ def _grade_one(
             )
         question = found
     decoders = load_decoders(question_file)
-    return grade_trace_file(
-        path, question, format_name=format_name, strict=strict, decoders=decoders
-    )
+    return grade_trace_runs(path, question, run_id, format_name, strict=strict, decoders=decoders)
 
 
 def _write(results: list[CaseResult], output_format: Format) -> None:

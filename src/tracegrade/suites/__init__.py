@@ -9,6 +9,7 @@ from tracegrade.suites._discover import TRACE_SUFFIXES, FoundTraces, find_trace_
 from tracegrade.suites._load import (
     LoadedSuite,
     grade_trace_file,
+    grade_trace_runs,
     load_decoders,
     load_questions,
     load_suite,
@@ -29,6 +30,7 @@ __all__ = [
     "grade_file_runs",
     "grade_runs",
     "grade_trace_file",
+    "grade_trace_runs",
     "load_decoders",
     "load_questions",
     "load_suite",

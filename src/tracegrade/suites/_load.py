@@ -9,7 +9,7 @@ from pydantic import ValidationError
 
 from tracegrade._toml import read_toml
 from tracegrade._validation import error_message, first_error
-from tracegrade.errors import SuiteError, TracegradeError, UnknownQuestionError
+from tracegrade.errors import SuiteError, TraceFormatError, TracegradeError, UnknownQuestionError
 from tracegrade.observations import declared_decoders
 from tracegrade.suites._model import CaseResult, Suite
 from tracegrade.traces import read_trace, read_traces
@@ -198,6 +198,52 @@ def grade_trace_file(
     trace = read_trace(path, format_name=format_name)
     graded = _graded(trace, name, question, auto=auto, strict=strict, decoders=decoders)
     return CaseResult(run=run or name, grade=graded)
+
+
+def grade_trace_runs(
+    path: str | Path,
+    question: Question,
+    run: str | None = None,
+    format_name: str | None = None,
+    *,
+    strict: bool | None = None,
+    decoders: Sequence[Decoder] = (),
+) -> list[CaseResult]:
+    """Read a trace file and grade its runs against a question, with no prediction.
+
+    A file of one run is reported under its path, a file of several under ``path#ID``.
+
+    Args:
+        path: The trace file, of one run or of several (tau-bench, tau2, Inspect, JSONL).
+        question: The question to grade.
+        run: Grade only the run with this id or 1-based position; ``None``: every run.
+        format_name: Use this trace reader instead of detecting the format.
+        strict: See :func:`~tracegrade.observations.observe`.
+        decoders: Declared decoders for the runs' tools.
+
+    Raises:
+        TraceFormatError: The trace file is invalid, or holds no run ``run``.
+        UnreadableResultError: A tool result cannot be decoded (the error names the file).
+    """
+    name = str(path)
+    traces = list(read_traces(path, format_name=format_name))
+    picked = [
+        trace
+        for number, trace in enumerate(traces, start=1)
+        if run is None or run in {trace.id, str(number)}
+    ]
+    if not picked:
+        raise TraceFormatError(
+            f"the file holds no run {run!r}",
+            fix=f"its runs: {_ids(traces)}; pass one of them to --run, or leave --run out",
+            path=name,
+        )
+    results = []
+    for trace in picked:
+        label = name if len(traces) == 1 else f"{name}#{trace.id}"
+        graded = _graded(trace, name, question, auto=False, strict=strict, decoders=decoders)
+        results.append(CaseResult(run=label, grade=graded))
+    return results
 
 
 def _graded(
