@@ -1,0 +1,119 @@
+//! Lower-casing with the exact semantics of the building interpreter's `str.lower`.
+//!
+//! Rust's `str::to_lowercase` follows Rust's Unicode version; the Python engine follows
+//! CPython's. The tables come from CPython itself (build.rs runs lower_tables.py), so both
+//! engines map every character alike, including U+0130 (to "i̇") and the final sigma.
+
+mod tables {
+    include!(concat!(env!("OUT_DIR"), "/lower_tables.rs"));
+}
+
+pub use tables::UNICODE_VERSION;
+
+const CAPITAL_SIGMA: char = '\u{3a3}';
+
+fn in_ranges(ranges: &[(u32, u32)], code: u32) -> bool {
+    ranges
+        .binary_search_by(|&(start, end)| {
+            if end < code {
+                std::cmp::Ordering::Less
+            } else if start > code {
+                std::cmp::Ordering::Greater
+            } else {
+                std::cmp::Ordering::Equal
+            }
+        })
+        .is_ok()
+}
+
+fn is_ignorable(c: char) -> bool {
+    in_ranges(&tables::IGNORABLE, u32::from(c))
+}
+
+fn is_cased(c: char) -> bool {
+    in_ranges(&tables::CASED, u32::from(c))
+}
+
+/// CPython's Final_Sigma test: a cased character before (skipping case-ignorable ones) and
+/// none after.
+fn is_final_sigma(before: &str, after: &str) -> bool {
+    let cased_before = before
+        .chars()
+        .rev()
+        .find(|&c| !is_ignorable(c))
+        .is_some_and(is_cased);
+    cased_before
+        && !after
+            .chars()
+            .find(|&c| !is_ignorable(c))
+            .is_some_and(is_cased)
+}
+
+/// Append `text` lower-cased as CPython's `str.lower` does to `out`.
+pub fn lower_into(text: &str, out: &mut String) {
+    let mut rest = text;
+    let mut done = 0; // bytes of `text` already written
+    while !rest.is_empty() {
+        let ascii = rest.bytes().take_while(u8::is_ascii).count();
+        if ascii > 0 {
+            let (run, tail) = rest.split_at(ascii);
+            out.extend(run.bytes().map(|b| char::from(b.to_ascii_lowercase())));
+            rest = tail;
+            done += ascii;
+            continue;
+        }
+        let Some(c) = rest.chars().next() else { break };
+        let width = c.len_utf8();
+        if c == CAPITAL_SIGMA {
+            let final_sigma = is_final_sigma(&text[..done], &rest[width..]);
+            out.push(if final_sigma { '\u{3c2}' } else { '\u{3c3}' });
+        } else {
+            match tables::LOWER.binary_search_by_key(&u32::from(c), |&(code, _)| code) {
+                Ok(found) => out.push_str(tables::LOWER[found].1),
+                Err(_) => out.push(c),
+            }
+        }
+        rest = &rest[width..];
+        done += width;
+    }
+}
+
+/// `text` lower-cased as CPython's `str.lower` does.
+pub fn lower(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    lower_into(text, &mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lower;
+
+    #[test]
+    fn ascii_and_latin() {
+        assert_eq!(lower("Hello, WORLD"), "hello, world");
+        assert_eq!(lower("ÀÉÎ"), "àéî");
+    }
+
+    #[test]
+    fn dotted_capital_i_becomes_two_characters() {
+        assert_eq!(lower("\u{130}"), "i\u{307}");
+        assert_eq!(lower("\u{212a}"), "k");
+    }
+
+    #[test]
+    fn final_sigma_follows_cpython() {
+        assert_eq!(lower("ΟΔΟΣ"), "οδος");
+        assert_eq!(lower("Σ"), "σ");
+        assert_eq!(lower("ΑΣΑ"), "ασα");
+        assert_eq!(lower("ΑΣ\nΑ"), "ας\nα");
+        // An apostrophe is case-ignorable: skipped on both sides.
+        assert_eq!(lower("Α'Σ'Α"), "α'σ'α");
+        assert_eq!(lower("Α'Σ'"), "α'ς'");
+    }
+
+    #[test]
+    fn characters_without_case_stay() {
+        assert_eq!(lower("日本\u{0}\u{10ffff}"), "日本\u{0}\u{10ffff}");
+    }
+}
