@@ -10,7 +10,11 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=lower_tables.py");
     println!("cargo:rerun-if-env-changed=PYO3_PYTHON");
-    let python = env::var("PYO3_PYTHON").unwrap_or_else(|_| String::from("python3"));
+    println!("cargo:rerun-if-env-changed=PYTHON_SYS_EXECUTABLE");
+    // maturin sets both to the interpreter it builds for; plain cargo uses the one on PATH.
+    let python = env::var("PYO3_PYTHON")
+        .or_else(|_| env::var("PYTHON_SYS_EXECUTABLE"))
+        .unwrap_or_else(|_| String::from(if cfg!(windows) { "python" } else { "python3" }));
     let out = match env::var("OUT_DIR") {
         Ok(dir) => PathBuf::from(dir).join("lower_tables.rs"),
         Err(error) => fail(&format!("OUT_DIR is not set: {error}")),
