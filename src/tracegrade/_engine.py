@@ -17,30 +17,47 @@ from tracegrade.errors import InfrastructureError, InputError
 if TYPE_CHECKING:
     from types import ModuleType
 
-__all__ = ["ENGINE_VARIABLE", "compiled_core"]
+__all__ = ["ENGINE_VARIABLE", "CoreBuildError", "EngineChoiceError", "compiled_core"]
 
 ENGINE_VARIABLE = "TRACEGRADE_CORE"
 _ENGINES = ("compiled", "python")
+
+
+class EngineChoiceError(InputError):
+    """``TRACEGRADE_CORE`` names no engine (about the environment, never about a file)."""
+
+    def in_file(self, path: str) -> EngineChoiceError:
+        """Keep the message free of the file being read when the error surfaced."""
+        return self
+
+
+class CoreBuildError(InfrastructureError):
+    """The compiled core is missing or was built for another Python (never about a file)."""
+
+    def in_file(self, path: str) -> CoreBuildError:
+        """Keep the message free of the file being read when the error surfaced."""
+        return self
 
 
 def compiled_core() -> ModuleType | None:
     """The compiled core, or ``None`` when ``TRACEGRADE_CORE=python`` selects the reference.
 
     Raises:
-        InputError: ``TRACEGRADE_CORE`` names no engine.
-        InfrastructureError: The extension is not built, or was built for another Python.
+        EngineChoiceError: ``TRACEGRADE_CORE`` names no engine (an InputError: exit 2).
+        CoreBuildError: The extension is not built, or was built for another Python (an
+            InfrastructureError: exit 3).
     """
     choice = os.environ.get(ENGINE_VARIABLE) or "compiled"
     if choice == "python":
         return None
     if choice != "compiled":
         msg = f"{ENGINE_VARIABLE}={choice!r} names no engine"
-        raise InputError(msg, fix=f"set it to one of {', '.join(_ENGINES)} or unset it")
+        raise EngineChoiceError(msg, fix=f"set it to one of {', '.join(_ENGINES)} or unset it")
     try:
         from tracegrade import _core  # noqa: PLC0415 (loaded only where a trace is searched)
     except ImportError as error:
         msg = f"tracegrade's compiled core (tracegrade._core) is not built ({error})"
-        raise InfrastructureError(
+        raise CoreBuildError(
             msg,
             fix=(
                 "build it with `pip install -e .` (needs cargo, https://rustup.rs) or "
@@ -53,5 +70,5 @@ def compiled_core() -> ModuleType | None:
             f"tracegrade's compiled core was built for Unicode {_core.UNICODE_VERSION}, "
             f"this Python has {unicodedata.unidata_version}"
         )
-        raise InfrastructureError(msg, fix="rebuild it with `pip install -e .` in this Python")
+        raise CoreBuildError(msg, fix="rebuild it with `pip install -e .` in this Python")
     return _core
