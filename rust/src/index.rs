@@ -151,12 +151,18 @@ fn hits(haystack: &[u8], needle: &[u8]) -> Vec<usize> {
     let mut found = Vec::new();
     let mut index = 0;
     let mut start = 0;
-    while let Some(offset) = haystack.get(start..).and_then(|rest| finder.find(rest)) {
-        let position = start + offset;
-        index += memchr_iter(SEPARATOR, &haystack[start..position]).count();
+    while let Some(rest) = haystack.get(start..) {
+        let Some(offset) = finder.find(rest) else {
+            break;
+        };
+        let (before, from_hit) = rest.split_at(offset);
+        index += memchr_iter(SEPARATOR, before).count();
         found.push(index);
-        let after = position + needle.len();
-        match memchr(SEPARATOR, &haystack[after..]) {
+        let after = start + offset + needle.len();
+        match from_hit
+            .get(needle.len()..)
+            .and_then(|tail| memchr(SEPARATOR, tail))
+        {
             Some(end) => {
                 start = after + end + 1;
                 index += 1;

@@ -2,9 +2,16 @@
 //!
 //! Each rule is plain Rust in its own module (tested with `cargo test`); the `#[pyfunction]`s
 //! and `#[pyclass]`es here only convert at the border. The Python implementation of each rule
-//! stays the executable reference (`TRACEGRADE_CORE=python`); tests/core holds the two to the
-//! same results.
-#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+//! stays the executable reference (`TRACEGRADE_CORE=python`); the engine tests in
+//! tests/observations (test_index_engines.py, test_engines_corpus.py) hold the two to the same
+//! results.
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::string_slice
+)]
 
 pub mod index;
 pub mod lower;

@@ -36,45 +36,32 @@ fn is_cased(c: char) -> bool {
 
 /// CPython's Final_Sigma test: a cased character before (skipping case-ignorable ones) and
 /// none after.
-fn is_final_sigma(before: &str, after: &str) -> bool {
+fn is_final_sigma(before: &str, mut after: impl Iterator<Item = char>) -> bool {
     let cased_before = before
         .chars()
         .rev()
         .find(|&c| !is_ignorable(c))
         .is_some_and(is_cased);
-    cased_before
-        && !after
-            .chars()
-            .find(|&c| !is_ignorable(c))
-            .is_some_and(is_cased)
+    cased_before && !after.find(|&c| !is_ignorable(c)).is_some_and(is_cased)
 }
 
 /// Append `text` lower-cased as CPython's `str.lower` does to `out`.
 pub fn lower_into(text: &str, out: &mut String) {
-    let mut rest = text;
-    let mut done = 0; // bytes of `text` already written
-    while !rest.is_empty() {
-        let ascii = rest.bytes().take_while(u8::is_ascii).count();
-        if ascii > 0 {
-            let (run, tail) = rest.split_at(ascii);
-            out.extend(run.bytes().map(|b| char::from(b.to_ascii_lowercase())));
-            rest = tail;
-            done += ascii;
-            continue;
-        }
-        let Some(c) = rest.chars().next() else { break };
-        let width = c.len_utf8();
-        if c == CAPITAL_SIGMA {
-            let final_sigma = is_final_sigma(&text[..done], &rest[width..]);
+    for (at, c) in text.char_indices() {
+        if c.is_ascii() {
+            out.push(c.to_ascii_lowercase());
+        } else if c == CAPITAL_SIGMA {
+            let final_sigma = text
+                .split_at_checked(at)
+                .is_some_and(|(before, from)| is_final_sigma(before, from.chars().skip(1)));
             out.push(if final_sigma { '\u{3c2}' } else { '\u{3c3}' });
         } else {
-            match tables::LOWER.binary_search_by_key(&u32::from(c), |&(code, _)| code) {
-                Ok(found) => out.push_str(tables::LOWER[found].1),
+            let code = u32::from(c);
+            match tables::LOWER.binary_search_by_key(&code, |&(from, _)| from) {
+                Ok(found) => out.push_str(tables::LOWER.get(found).map_or("", |&(_, to)| to)),
                 Err(_) => out.push(c),
             }
         }
-        rest = &rest[width..];
-        done += width;
     }
 }
 
