@@ -45,52 +45,55 @@ fn is_final_sigma(before: &str, mut after: impl Iterator<Item = char>) -> bool {
     cased_before && !after.find(|&c| !is_ignorable(c)).is_some_and(is_cased)
 }
 
-/// The lower case of a non-ASCII character other than U+03A3.
-fn lower_char(c: char, out: &mut String) {
+/// The lower case of a non-ASCII character other than U+03A3, when it differs from it.
+fn mapping(c: char) -> Option<&'static str> {
     let code = u32::from(c);
     if code < tables::SHORT_END {
-        let index = usize::try_from(code.saturating_sub(0x80)).unwrap_or(usize::MAX);
-        match tables::LOWER_SHORT.get(index) {
-            Some(&to) if !to.is_empty() => out.push_str(to),
-            _ => out.push(c),
-        }
-        return;
+        let index = usize::try_from(code.saturating_sub(0x80)).ok()?;
+        return tables::LOWER_SHORT
+            .get(index)
+            .copied()
+            .filter(|to| !to.is_empty());
     }
-    let block = usize::try_from(code >> 8).unwrap_or(usize::MAX);
+    // Most of CJK and the symbols: nothing in their block of 256 changes.
+    let block = usize::try_from(code >> 8).ok()?;
     if !tables::LOWER_BLOCKS.get(block).copied().unwrap_or(false) {
-        out.push(c); // most of CJK and the symbols: nothing in their block changes
-        return;
+        return None;
     }
-    match tables::LOWER.binary_search_by_key(&code, |&(from, _)| from) {
-        Ok(found) => out.push_str(tables::LOWER.get(found).map_or("", |&(_, to)| to)),
-        Err(_) => out.push(c),
-    }
+    let found = tables::LOWER
+        .binary_search_by_key(&code, |&(from, _)| from)
+        .ok()?;
+    tables::LOWER.get(found).map(|&(_, to)| to)
 }
 
 /// Append `text` lower-cased as CPython's `str.lower` does to `out`.
 pub fn lower_into(text: &str, out: &mut String) {
     let start = out.len();
-    let mut done = 0; // bytes of `text` already lower-cased
-    while let Some((before, rest)) = text.split_at_checked(done) {
-        // A run of ASCII at once, then one other character.
-        let ascii = rest.bytes().take_while(u8::is_ascii).count();
-        if let Some((run, tail)) = rest.split_at_checked(ascii) {
-            out.push_str(run); // lower-cased below, all at once
-            let mut chars = tail.chars();
-            let Some(c) = chars.next() else { break };
-            if c == CAPITAL_SIGMA {
-                let preceding = text.get(..before.len() + ascii).unwrap_or("");
-                let final_sigma = is_final_sigma(preceding, chars);
-                out.push(if final_sigma { '\u{3c2}' } else { '\u{3c3}' });
-            } else {
-                lower_char(c, out);
-            }
-            done += ascii + c.len_utf8();
-        } else {
-            break;
+    let mut copied = 0; // `text` up to here is in `out` (ASCII still to lower-case)
+    for (at, c) in text.char_indices() {
+        if c.is_ascii() {
+            continue; // copied in runs, lower-cased at the end
         }
+        let lowered = if c == CAPITAL_SIGMA {
+            let before = text.get(..at).unwrap_or("");
+            let after = text.get(at + c.len_utf8()..).unwrap_or("");
+            if is_final_sigma(before, after.chars()) {
+                "\u{3c2}"
+            } else {
+                "\u{3c3}"
+            }
+        } else {
+            match mapping(c) {
+                Some(to) => to,
+                None => continue, // unchanged: copied in runs
+            }
+        };
+        out.push_str(text.get(copied..at).unwrap_or(""));
+        out.push_str(lowered);
+        copied = at + c.len_utf8();
     }
-    // No character lower-cases to an ASCII capital, so this touches only the ASCII runs.
+    out.push_str(text.get(copied..).unwrap_or(""));
+    // No character lower-cases to an ASCII capital, so this touches only the copied ASCII.
     if let Some((_, appended)) = out.as_mut_str().split_at_mut_checked(start) {
         appended.make_ascii_lowercase();
     }
