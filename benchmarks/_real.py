@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 import orjson
@@ -17,12 +19,13 @@ from benchmarks._common import (
     size_text,
     table,
 )
+from tracegrade._engine import ENGINE_VARIABLE
 from tracegrade.observations import observe
 from tracegrade.traces import parse_native_trace
 from tracegrade.verdicts import grade, grade_observed
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
     from pathlib import Path
 
 RATIO_TARGET = 0.4
@@ -65,8 +68,18 @@ def run_real(folder: Path, budget: float) -> Section:
         for _, data in blobs:
             orjson.loads(data)
 
+    def grade_all_python() -> None:
+        with _engine("python"):
+            grade_all()
+
     passes = _calibrate(grade_all, budget / REPEATS)
-    graded, loaded, ratio = paired(repeat(grade_all, passes), repeat(loads_all, passes), REPEATS)
+    with _engine(None):  # the default: the compiled core
+        graded, loaded, ratio = paired(
+            repeat(grade_all, passes), repeat(loads_all, passes), REPEATS
+        )
+    by_python, _, ratio_python = paired(
+        repeat(grade_all_python, passes), repeat(loads_all, passes), REPEATS
+    )
     size = total * passes
     body = [
         (
@@ -87,6 +100,26 @@ def run_real(folder: Path, budget: float) -> Section:
             ],
         ),
         "",
+        "By engine (`TRACEGRADE_CORE`; each paired with `orjson.loads` in its own repeats):",
+        "",
+        *table(
+            ["engine", "grade MB/s (median)", "orjson / grade time", "parses"],
+            [
+                [
+                    "compiled core (default)",
+                    rate(size, graded.median),
+                    f"{ratio.median:.3f}",
+                    f"{1 / ratio.median:.1f}",
+                ],
+                [
+                    "Python reference (`TRACEGRADE_CORE=python`)",
+                    rate(size, by_python.median),
+                    f"{ratio_python.median:.3f}",
+                    f"{1 / ratio_python.median:.1f}",
+                ],
+            ],
+        ),
+        "",
         (
             f"Ratio orjson time / grade time: **{ratio.median:.3f}** (median; range"
             f" {ratio.best:.3f} to {ratio.worst:.3f}; target >= {RATIO_TARGET}, i.e. grading costs"
@@ -100,6 +133,11 @@ def run_real(folder: Path, budget: float) -> Section:
     checks = (
         Check("real traces: grade MB/s (median)", rate(size, graded.median)),
         Check("real traces: orjson.loads MB/s (median)", rate(size, loaded.median)),
+        Check("real traces: grade MB/s, Python engine (median)", rate(size, by_python.median)),
+        Check(
+            "real traces: orjson / grade time, Python engine",
+            f"{ratio_python.median:.3f}",
+        ),
         Check(
             "real traces: orjson / grade time",
             f"{ratio.median:.3f}",
@@ -108,6 +146,23 @@ def run_real(folder: Path, budget: float) -> Section:
         ),
     )
     return Section("1. Real traces, in memory", tuple(body), checks)
+
+
+@contextmanager
+def _engine(choice: str | None) -> Iterator[None]:
+    """Run the block with ``TRACEGRADE_CORE`` set to ``choice`` (``None``: unset)."""
+    saved = os.environ.get(ENGINE_VARIABLE)
+    if choice is None:
+        os.environ.pop(ENGINE_VARIABLE, None)
+    else:
+        os.environ[ENGINE_VARIABLE] = choice
+    try:
+        yield
+    finally:
+        if saved is None:
+            os.environ.pop(ENGINE_VARIABLE, None)
+        else:
+            os.environ[ENGINE_VARIABLE] = saved
 
 
 def _stages(blobs: list[tuple[str, bytes]], passes: int) -> list[str]:

@@ -10,18 +10,22 @@ character). For a needle whose lower-cased form is ASCII, matching against the U
 lower-cased ASCII-only (``bytes.lower``) gives the same answer as ``str.lower``, because no
 non-ASCII character lower-cases to ASCII except U+0130 and U+212A; texts holding either
 use the full ``str.lower`` path. Needles with a line break or NUL take an exact per-entry path.
+
+This class is the reference; :func:`text_index` returns the compiled core's port of it
+(rust/src/index.rs) unless ``TRACEGRADE_CORE=python``.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, AnyStr
+from typing import TYPE_CHECKING, AnyStr, Protocol
 
+from tracegrade._engine import compiled_core
 from tracegrade._text import LOWER_TO_ASCII
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-__all__ = ["TextIndex", "entry_text"]
+__all__ = ["SearchIndex", "TextIndex", "entry_text", "text_index"]
 
 _SEPARATOR = "\n"
 
@@ -38,6 +42,32 @@ def entry_text(entries: Sequence[str]) -> tuple[str, bool]:
         return joined, False
     cleaned = (entry.replace("\r", "\x00").replace("\n", "\x00") for entry in entries)
     return _SEPARATOR.join(cleaned), True
+
+
+class SearchIndex(Protocol):
+    """What both engines' indexes offer (see :class:`TextIndex`)."""
+
+    @property
+    def total(self) -> int:
+        """How many entries the index holds."""
+        ...
+
+    def search(self, needle: str) -> list[tuple[int, int]] | None:
+        """Entries containing ``needle`` case-insensitively (see :meth:`TextIndex.search`)."""
+        ...
+
+
+def text_index(pieces: Sequence[str], counts: Sequence[int]) -> SearchIndex:
+    """A :class:`TextIndex` from the engine ``TRACEGRADE_CORE`` selects (compiled by default)."""
+    core = compiled_core()
+    if core is not None:
+        try:
+            compiled: SearchIndex = core.TextIndex(pieces, counts)
+        except UnicodeEncodeError:  # a lone surrogate: only a Python str can hold one
+            pass
+        else:
+            return compiled
+    return TextIndex(pieces, counts)
 
 
 class TextIndex:

@@ -14,10 +14,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from tracegrade._text import split_lines
-from tracegrade.observations._index import TextIndex, entry_text
+from tracegrade.observations._index import entry_text, text_index
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
+
+    from tracegrade.observations._index import SearchIndex
 
 __all__ = [
     "Document",
@@ -226,7 +228,7 @@ class Observations:
             position += count
         self._segments = tuple(segments)
         # The text index is always searched; the other two are built when first asked for.
-        self._indexes: dict[SearchField, TextIndex] = {"text": TextIndex(texts, counts)}
+        self._indexes: dict[SearchField, SearchIndex] = {"text": text_index(texts, counts)}
         self._split: dict[int, list[str]] = {}
         self.count = sum(segment.count for segment in segments)
         """How many observations there are: path and line observations together."""
@@ -278,7 +280,7 @@ class Observations:
                     oid, segment.frame, segment.tool, file, index + 1, lines[index]
                 )
 
-    def _index(self, where: SearchField) -> TextIndex:
+    def _index(self, where: SearchField) -> SearchIndex:
         index = self._indexes.get(where)
         if index is None:
             pieces, counts = [], []
@@ -286,7 +288,7 @@ class Observations:
                 piece, count = _entries(segment.source, where)
                 pieces.append(piece)
                 counts.append(count)
-            index = self._indexes[where] = TextIndex(pieces, counts)
+            index = self._indexes[where] = text_index(pieces, counts)
         return index
 
     def _locate(self, needle: str, where: SearchField) -> list[tuple[int, int]]:

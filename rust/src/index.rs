@@ -1,0 +1,228 @@
+//! The search index: case-insensitive substring search over many entries, the rules of
+//! `tracegrade/observations/_index.py` (its Python `TextIndex` is the reference).
+//!
+//! Entries are joined with `\n` and lower-cased once; a needle is found with `memmem` and each
+//! hit is mapped back to its entry by counting separators. ASCII needles search the text
+//! lower-cased ASCII-only when the text holds neither U+0130 nor U+212A (the only non-ASCII
+//! characters whose lower case holds ASCII), which skips Unicode lower-casing altogether.
+
+use std::collections::HashMap;
+
+use memchr::{memchr, memchr_iter, memmem};
+
+use crate::lower::{lower, lower_into};
+
+const SEPARATOR: u8 = b'\n';
+
+/// A `(segment, entry within the segment)` hit.
+pub type Hit = (usize, usize);
+
+/// Why an index cannot be built: the pieces and counts differ in length.
+#[derive(Debug, PartialEq, Eq)]
+pub struct LengthMismatch {
+    /// What Python's `zip(..., strict=True)` says for the same lists.
+    pub message: String,
+}
+
+pub struct TextIndex {
+    raw: String,
+    starts: Vec<usize>,
+    total: usize,
+    ascii_safe: bool,
+    ascii_lowered: Option<Vec<u8>>,
+    full_lowered: Option<String>,
+    cache: HashMap<String, Vec<Hit>>,
+}
+
+impl TextIndex {
+    /// Index `pieces` (newline-joined entries, `counts[i]` entries in piece `i`).
+    ///
+    /// # Errors
+    /// When `pieces` and `counts` differ in length.
+    pub fn new<'a, I>(pieces: I, counts: &[usize]) -> Result<Self, LengthMismatch>
+    where
+        I: ExactSizeIterator<Item = &'a str>,
+    {
+        if pieces.len() != counts.len() {
+            // `counts` is zip's argument 2.
+            let relation = if counts.len() > pieces.len() {
+                "longer"
+            } else {
+                "shorter"
+            };
+            return Err(LengthMismatch {
+                message: format!("zip() argument 2 is {relation} than argument 1"),
+            });
+        }
+        let mut raw = String::new();
+        let mut first = true;
+        for (piece, &count) in pieces.zip(counts) {
+            if count == 0 {
+                continue;
+            }
+            if !first {
+                raw.push(char::from(SEPARATOR));
+            }
+            raw.push_str(piece);
+            first = false;
+        }
+        let mut starts = Vec::with_capacity(counts.len());
+        let mut total = 0usize;
+        for &count in counts {
+            starts.push(total);
+            total = total.saturating_add(count);
+        }
+        let ascii_safe = raw.is_ascii() || !(raw.contains('\u{130}') || raw.contains('\u{212a}'));
+        Ok(Self {
+            raw,
+            starts,
+            total,
+            ascii_safe,
+            ascii_lowered: None,
+            full_lowered: None,
+            cache: HashMap::new(),
+        })
+    }
+
+    /// How many entries the index holds.
+    pub fn total(&self) -> usize {
+        self.total
+    }
+
+    /// Entries holding `needle` case-insensitively, each once, in order; `None` when the
+    /// needle holds a line break or NUL (the caller checks entry by entry).
+    pub fn search(&mut self, needle: &str) -> Option<Vec<Hit>> {
+        let lowered = lower(needle);
+        if lowered.contains(['\n', '\r', '\0']) {
+            return None;
+        }
+        if let Some(hits) = self.cache.get(&lowered) {
+            return Some(hits.clone());
+        }
+        let found: Vec<usize> = if self.total == 0 {
+            Vec::new()
+        } else if lowered.is_empty() {
+            (0..self.total).collect()
+        } else if self.ascii_safe && lowered.is_ascii() {
+            hits(self.ascii_lowered(), lowered.as_bytes())
+        } else {
+            hits(self.full_lowered().as_bytes(), lowered.as_bytes())
+        };
+        let located = self.locate(&found);
+        self.cache.insert(lowered, located.clone());
+        Some(located)
+    }
+
+    fn ascii_lowered(&mut self) -> &[u8] {
+        let raw = &self.raw;
+        self.ascii_lowered
+            .get_or_insert_with(|| raw.as_bytes().to_ascii_lowercase())
+    }
+
+    fn full_lowered(&mut self) -> &str {
+        let raw = &self.raw;
+        self.full_lowered.get_or_insert_with(|| {
+            let mut out = String::with_capacity(raw.len());
+            lower_into(raw, &mut out);
+            out
+        })
+    }
+
+    /// Map global entry numbers (ascending) to `(segment, entry within segment)`.
+    fn locate(&self, entries: &[usize]) -> Vec<Hit> {
+        let starts = &self.starts;
+        let last = starts.len().saturating_sub(1);
+        let mut segment = 0;
+        let mut located = Vec::with_capacity(entries.len());
+        for &entry in entries {
+            while segment < last && starts.get(segment + 1).is_some_and(|&s| s <= entry) {
+                segment += 1;
+            }
+            let start = starts.get(segment).copied().unwrap_or(0);
+            located.push((segment, entry - start.min(entry)));
+        }
+        located
+    }
+}
+
+/// Numbers of the `\n`-delimited entries of `haystack` holding `needle`, once each.
+fn hits(haystack: &[u8], needle: &[u8]) -> Vec<usize> {
+    let finder = memmem::Finder::new(needle);
+    let mut found = Vec::new();
+    let mut index = 0;
+    let mut start = 0;
+    while let Some(rest) = haystack.get(start..) {
+        let Some(offset) = finder.find(rest) else {
+            break;
+        };
+        let (before, from_hit) = rest.split_at(offset);
+        index += memchr_iter(SEPARATOR, before).count();
+        found.push(index);
+        let after = start + offset + needle.len();
+        match from_hit
+            .get(needle.len()..)
+            .and_then(|tail| memchr(SEPARATOR, tail))
+        {
+            Some(end) => {
+                start = after + end + 1;
+                index += 1;
+            }
+            None => break,
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TextIndex;
+
+    fn index(pieces: &[&str], counts: &[usize]) -> TextIndex {
+        match TextIndex::new(pieces.iter().copied(), counts) {
+            Ok(index) => index,
+            Err(error) => unreachable!("{}", error.message),
+        }
+    }
+
+    #[test]
+    fn finds_each_entry_once_across_segments() {
+        let mut idx = index(&["Alpha\nbeta alpha", "", "ALPHA"], &[2, 0, 1]);
+        assert_eq!(idx.search("alpha"), Some(vec![(0, 0), (0, 1), (2, 0)]));
+        assert_eq!(idx.search("Beta"), Some(vec![(0, 1)]));
+        assert_eq!(idx.search("gamma"), Some(vec![]));
+        assert_eq!(idx.total(), 3);
+    }
+
+    #[test]
+    fn line_breaks_and_nul_in_needles_are_left_to_the_caller() {
+        let mut idx = index(&["a\nb"], &[2]);
+        assert_eq!(idx.search("a\nb"), None);
+        assert_eq!(idx.search("a\rb"), None);
+        assert_eq!(idx.search("\0"), None);
+    }
+
+    #[test]
+    fn empty_needle_finds_every_entry() {
+        let mut idx = index(&["x\ny", "z"], &[2, 1]);
+        assert_eq!(idx.search(""), Some(vec![(0, 0), (0, 1), (1, 0)]));
+        let mut empty = index(&[], &[]);
+        assert_eq!(empty.search(""), Some(vec![]));
+    }
+
+    #[test]
+    fn dotted_capital_i_takes_the_unicode_path() {
+        // "İ" lower-cases to "i̇": an ASCII "i" appears only after full lower-casing.
+        let mut idx = index(&["\u{130}x", "\u{212a}m"], &[1, 1]);
+        assert_eq!(idx.search("i"), Some(vec![(0, 0)]));
+        assert_eq!(idx.search("KM"), Some(vec![(1, 0)]));
+    }
+
+    #[test]
+    fn mismatched_lengths_say_what_zip_says() {
+        let short = TextIndex::new(["a"].into_iter(), &[1, 1]).err();
+        assert_eq!(
+            short.map(|e| e.message),
+            Some(String::from("zip() argument 2 is longer than argument 1"))
+        );
+    }
+}

@@ -1,0 +1,78 @@
+//! tracegrade's compiled core, the Python extension `tracegrade._core`.
+//!
+//! Each rule is plain Rust in its own module (tested with `cargo test`); the `#[pyfunction]`s
+//! and `#[pyclass]`es here only convert at the border. The Python implementation of each rule
+//! stays the executable reference (`TRACEGRADE_CORE=python`); the engine tests in
+//! tests/observations (test_index_engines.py, test_engines_corpus.py) hold the two to the same
+//! results.
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::string_slice
+)]
+
+pub mod index;
+pub mod lower;
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+
+/// The search index (`tracegrade.observations._index.TextIndex`, compiled).
+#[pyclass(name = "TextIndex", module = "tracegrade._core")]
+struct PyTextIndex {
+    inner: index::TextIndex,
+}
+
+#[pymethods]
+impl PyTextIndex {
+    #[new]
+    fn new(pieces: Vec<Bound<'_, PyString>>, counts: Vec<usize>) -> PyResult<Self> {
+        // A piece with a lone surrogate fails here (UnicodeEncodeError): the caller then
+        // uses the Python engine, which handles any str.
+        let texts = pieces
+            .iter()
+            .map(|piece| piece.to_str())
+            .collect::<PyResult<Vec<&str>>>()?;
+        let inner = index::TextIndex::new(texts.into_iter(), &counts)
+            .map_err(|error| PyValueError::new_err(error.message))?;
+        Ok(Self { inner })
+    }
+
+    #[getter]
+    fn total(&self) -> usize {
+        self.inner.total()
+    }
+
+    fn search(&mut self, needle: &Bound<'_, PyString>) -> Option<Vec<index::Hit>> {
+        match needle.to_str() {
+            Ok(text) => self.inner.search(text),
+            // A lone surrogate: the indexed text has none, so nothing matches; a line break
+            // or NUL still sends the caller to the exact path, as in the reference.
+            Err(_) => {
+                let lossy = needle.to_string_lossy();
+                if lossy.contains(['\n', '\r', '\0']) {
+                    None
+                } else {
+                    Some(Vec::new())
+                }
+            }
+        }
+    }
+}
+
+/// `text` lower-cased exactly as the building interpreter's `str.lower` does.
+#[pyfunction(name = "lower")]
+fn py_lower(text: &str) -> String {
+    lower::lower(text)
+}
+
+#[pymodule]
+fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add("UNICODE_VERSION", lower::UNICODE_VERSION)?;
+    module.add_class::<PyTextIndex>()?;
+    module.add_function(wrap_pyfunction!(py_lower, module)?)?;
+    Ok(())
+}

@@ -1,0 +1,140 @@
+//! Lower-casing with the exact semantics of the building interpreter's `str.lower`.
+//!
+//! Rust's `str::to_lowercase` follows Rust's Unicode version; the Python engine follows
+//! CPython's. The tables come from CPython itself (build.rs runs lower_tables.py), so both
+//! engines map every character alike, including U+0130 (to "i̇") and the final sigma.
+
+mod tables {
+    include!(concat!(env!("OUT_DIR"), "/lower_tables.rs"));
+}
+
+pub use tables::UNICODE_VERSION;
+
+const CAPITAL_SIGMA: char = '\u{3a3}';
+
+fn in_ranges(ranges: &[(u32, u32)], code: u32) -> bool {
+    ranges
+        .binary_search_by(|&(start, end)| {
+            if end < code {
+                std::cmp::Ordering::Less
+            } else if start > code {
+                std::cmp::Ordering::Greater
+            } else {
+                std::cmp::Ordering::Equal
+            }
+        })
+        .is_ok()
+}
+
+fn is_ignorable(c: char) -> bool {
+    in_ranges(&tables::IGNORABLE, u32::from(c))
+}
+
+fn is_cased(c: char) -> bool {
+    in_ranges(&tables::CASED, u32::from(c))
+}
+
+/// CPython's Final_Sigma test: a cased character before (skipping case-ignorable ones) and
+/// none after.
+fn is_final_sigma(before: &str, mut after: impl Iterator<Item = char>) -> bool {
+    let cased_before = before
+        .chars()
+        .rev()
+        .find(|&c| !is_ignorable(c))
+        .is_some_and(is_cased);
+    cased_before && !after.find(|&c| !is_ignorable(c)).is_some_and(is_cased)
+}
+
+/// The lower case of a non-ASCII character other than U+03A3, when it differs from it.
+fn mapping(c: char) -> Option<&'static str> {
+    let code = u32::from(c);
+    if code < tables::SHORT_END {
+        let index = usize::try_from(code.saturating_sub(0x80)).ok()?;
+        return tables::LOWER_SHORT
+            .get(index)
+            .copied()
+            .filter(|to| !to.is_empty());
+    }
+    // Most of CJK and the symbols: nothing in their block of 256 changes.
+    let block = usize::try_from(code >> 8).ok()?;
+    if !tables::LOWER_BLOCKS.get(block).copied().unwrap_or(false) {
+        return None;
+    }
+    let found = tables::LOWER
+        .binary_search_by_key(&code, |&(from, _)| from)
+        .ok()?;
+    tables::LOWER.get(found).map(|&(_, to)| to)
+}
+
+/// Append `text` lower-cased as CPython's `str.lower` does to `out`.
+pub fn lower_into(text: &str, out: &mut String) {
+    let start = out.len();
+    let mut copied = 0; // `text` up to here is in `out` (ASCII still to lower-case)
+    for (at, c) in text.char_indices() {
+        if c.is_ascii() {
+            continue; // copied in runs, lower-cased at the end
+        }
+        let lowered = if c == CAPITAL_SIGMA {
+            let before = text.get(..at).unwrap_or("");
+            let after = text.get(at + c.len_utf8()..).unwrap_or("");
+            if is_final_sigma(before, after.chars()) {
+                "\u{3c2}"
+            } else {
+                "\u{3c3}"
+            }
+        } else {
+            match mapping(c) {
+                Some(to) => to,
+                None => continue, // unchanged: copied in runs
+            }
+        };
+        out.push_str(text.get(copied..at).unwrap_or(""));
+        out.push_str(lowered);
+        copied = at + c.len_utf8();
+    }
+    out.push_str(text.get(copied..).unwrap_or(""));
+    // No character lower-cases to an ASCII capital, so this touches only the copied ASCII.
+    if let Some((_, appended)) = out.as_mut_str().split_at_mut_checked(start) {
+        appended.make_ascii_lowercase();
+    }
+}
+
+/// `text` lower-cased as CPython's `str.lower` does.
+pub fn lower(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    lower_into(text, &mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lower;
+
+    #[test]
+    fn ascii_and_latin() {
+        assert_eq!(lower("Hello, WORLD"), "hello, world");
+        assert_eq!(lower("ÀÉÎ"), "àéî");
+    }
+
+    #[test]
+    fn dotted_capital_i_becomes_two_characters() {
+        assert_eq!(lower("\u{130}"), "i\u{307}");
+        assert_eq!(lower("\u{212a}"), "k");
+    }
+
+    #[test]
+    fn final_sigma_follows_cpython() {
+        assert_eq!(lower("ΟΔΟΣ"), "οδος");
+        assert_eq!(lower("Σ"), "σ");
+        assert_eq!(lower("ΑΣΑ"), "ασα");
+        assert_eq!(lower("ΑΣ\nΑ"), "ας\nα");
+        // An apostrophe is case-ignorable: skipped on both sides.
+        assert_eq!(lower("Α'Σ'Α"), "α'σ'α");
+        assert_eq!(lower("Α'Σ'"), "α'ς'");
+    }
+
+    #[test]
+    fn characters_without_case_stay() {
+        assert_eq!(lower("日本\u{0}\u{10ffff}"), "日本\u{0}\u{10ffff}");
+    }
+}

@@ -1,0 +1,13 @@
+"""Types of the compiled core (rust/, built by maturin); see tracegrade._engine."""
+
+from collections.abc import Sequence
+
+UNICODE_VERSION: str
+
+def lower(text: str) -> str: ...
+
+class TextIndex:
+    @property
+    def total(self) -> int: ...
+    def __init__(self, pieces: Sequence[str], counts: Sequence[int]) -> None: ...
+    def search(self, needle: str) -> list[tuple[int, int]] | None: ...

@@ -1,0 +1,75 @@
+"""Which engine runs the hot path: the compiled core (default) or the Python reference.
+
+``TRACEGRADE_CORE=python`` selects the Python implementation, the executable specification
+of every rule the core ports; unset (or ``compiled``) selects the extension
+``tracegrade._core`` (rust/). tests/observations/test_index_engines.py and
+test_engines_corpus.py hold both to the same results. The extension is
+imported on first use only, so commands that never search a trace do not load it.
+"""
+
+from __future__ import annotations
+
+import os
+import unicodedata
+from typing import TYPE_CHECKING
+
+from tracegrade.errors import InfrastructureError, InputError
+
+if TYPE_CHECKING:
+    from types import ModuleType
+
+__all__ = ["ENGINE_VARIABLE", "CoreBuildError", "EngineChoiceError", "compiled_core"]
+
+ENGINE_VARIABLE = "TRACEGRADE_CORE"
+_ENGINES = ("compiled", "python")
+
+
+class EngineChoiceError(InputError):
+    """``TRACEGRADE_CORE`` names no engine (about the environment, never about a file)."""
+
+    def in_file(self, path: str) -> EngineChoiceError:
+        """Keep the message free of the file being read when the error surfaced."""
+        return self
+
+
+class CoreBuildError(InfrastructureError):
+    """The compiled core is missing or was built for another Python (never about a file)."""
+
+    def in_file(self, path: str) -> CoreBuildError:
+        """Keep the message free of the file being read when the error surfaced."""
+        return self
+
+
+def compiled_core() -> ModuleType | None:
+    """The compiled core, or ``None`` when ``TRACEGRADE_CORE=python`` selects the reference.
+
+    Raises:
+        EngineChoiceError: ``TRACEGRADE_CORE`` names no engine (an InputError: exit 2).
+        CoreBuildError: The extension is not built, or was built for another Python (an
+            InfrastructureError: exit 3).
+    """
+    choice = os.environ.get(ENGINE_VARIABLE) or "compiled"
+    if choice == "python":
+        return None
+    if choice != "compiled":
+        msg = f"{ENGINE_VARIABLE}={choice!r} names no engine"
+        raise EngineChoiceError(msg, fix=f"set it to one of {', '.join(_ENGINES)} or unset it")
+    try:
+        from tracegrade import _core  # noqa: PLC0415 (loaded only where a trace is searched)
+    except ImportError as error:
+        msg = f"tracegrade's compiled core (tracegrade._core) is not built ({error})"
+        raise CoreBuildError(
+            msg,
+            fix=(
+                "build it with `pip install -e .` (needs cargo, https://rustup.rs) or "
+                f"`maturin develop --release`, or set {ENGINE_VARIABLE}=python"
+            ),
+        ) from error
+    # The core lower-cases with tables read off the interpreter it was built for (build.rs).
+    if unicodedata.unidata_version != _core.UNICODE_VERSION:
+        msg = (
+            f"tracegrade's compiled core was built for Unicode {_core.UNICODE_VERSION}, "
+            f"this Python has {unicodedata.unidata_version}"
+        )
+        raise CoreBuildError(msg, fix="rebuild it with `pip install -e .` in this Python")
+    return _core
