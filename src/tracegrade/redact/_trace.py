@@ -1,0 +1,65 @@
+"""Redact a whole trace: its task, every frame's text and values, its metadata (pure).
+
+What was replaced is recorded in the trace's ``metadata["redactions"]`` (a list of
+:meth:`Redaction.as_json` objects: kind, frame index and field), after any recorded
+before; the secrets themselves are gone. A trace with no secret comes back as it was (the
+same object), so redacting twice is redacting once.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tracegrade.redact._redactor import Redaction, Redactor
+    from tracegrade.traces._model import Trace
+
+__all__ = ["REDACTIONS_KEY", "redact_trace", "trace_redactions"]
+
+REDACTIONS_KEY = "redactions"
+"""The key of ``Trace.metadata`` that lists the redactions made."""
+
+# The fields of a frame that hold text or values a secret could be in.
+_FRAME_FIELDS = ("content", "args", "result", "artifact", "summary")
+
+
+def redact_trace(trace: Trace, redactor: Redactor) -> Trace:
+    """The trace with every secret the redactor finds replaced, and each one recorded."""
+    found: list[Redaction] = []
+    update: dict[str, Any] = {}
+    task, in_task = redactor.value(trace.task, "task")
+    if in_task:
+        update["task"], found = task, in_task
+    frames = list(trace.frames)
+    for index, frame in enumerate(frames):
+        changes: dict[str, Any] = {}
+        for name in _FRAME_FIELDS:
+            if name not in type(frame).model_fields:
+                continue
+            new, made = redactor.value(getattr(frame, name), name, frame=index)
+            if made:
+                changes[name] = new
+                found.extend(made)
+        if changes:
+            frames[index] = frame.model_copy(update=changes)
+    metadata = {key: value for key, value in trace.metadata.items() if key != REDACTIONS_KEY}
+    new_metadata, in_metadata = redactor.value(metadata, "metadata")
+    found.extend(in_metadata)
+    if not found:
+        return trace
+    if any(new is not old for new, old in zip(frames, trace.frames, strict=True)):
+        update["frames"] = tuple(frames)
+    recorded = list(trace.metadata.get(REDACTIONS_KEY) or [])
+    update["metadata"] = {
+        **new_metadata,
+        REDACTIONS_KEY: [*recorded, *(each.as_json() for each in found)],
+    }
+    return trace.model_copy(update=update)
+
+
+def trace_redactions(trace: Trace) -> list[dict[str, Any]]:
+    """The redactions recorded on a trace (``metadata["redactions"]``), oldest first."""
+    recorded = trace.metadata.get(REDACTIONS_KEY)
+    return (
+        [item for item in recorded if isinstance(item, dict)] if isinstance(recorded, list) else []
+    )
