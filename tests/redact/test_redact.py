@@ -222,3 +222,32 @@ def test_a_bad_user_pattern_is_a_project_error(tmp_path: Path, pattern: str, pro
         load_project(tmp_path / "tracegrade.toml", registered=())
     with pytest.raises(ValueError, match=problem):
         user_rule("emp", pattern)
+
+
+ALL_KINDS = {
+    **{kind: (f"the key is {secret} here", secret) for kind, secret in SECRETS.items()},
+    **IN_CONTEXT,
+}
+
+
+@pytest.mark.parametrize("kind", sorted(ALL_KINDS))
+def test_each_kind_is_redacted_in_a_trace_files_message_and_tool_result(
+    tmp_path: Path, kind: str
+) -> None:
+    text, secret = ALL_KINDS[kind]
+    frames = [
+        user(f"note:\n{text}"),
+        call("c1", "fetch", {"q": "config"}),
+        result("c1", True, {"body": text}),
+        assistant("The refund window is 45 days."),
+    ]
+    raw = {"id": "r", "commit": "v1", "model": "m", "task": "t", "outcome": "success"}
+    path = tmp_path / "run.json"
+    path.write_bytes(orjson.dumps({**raw, "tokens": [0] * 4, "frames": frames}))
+
+    trace = read_trace(path)
+
+    assert secret not in trace.model_dump_json()
+    places = {(r["kind"], r["frame"], r["field"]) for r in trace_redactions(trace)}
+    assert (kind, 0, "content") in places
+    assert (kind, 2, "result.body") in places

@@ -105,19 +105,28 @@ class Redactor:
         """The credential kind of a key or attribute name, or ``None``."""
         return sensitive_name(name, self._names)
 
-    def value(self, value: Any, field: str = "", **where: Any) -> tuple[Any, list[Redaction]]:  # noqa: ANN401 - any JSON value
+    def value(
+        self,
+        value: Any,  # noqa: ANN401 - any JSON value
+        field: str = "",
+        *,
+        kind: str | None = None,
+        **where: Any,  # noqa: ANN401 - frame or span
+    ) -> tuple[Any, list[Redaction]]:
         """A JSON value with its secrets replaced, and each replacement made.
 
         Args:
             value: Any JSON value (strings, numbers, lists, objects).
             field: The value's place, the start of every redaction's ``field``.
+            kind: Replace every string of the value whole, as this kind (the value of a
+                credential-named attribute); ``None``: only the secrets the rules find.
             **where: ``frame`` or ``span`` for every :class:`Redaction` made.
 
         Returns:
             The value (the same object when nothing was replaced) and the redactions.
         """
         found: list[Redaction] = []
-        out = self._walk(value, field, found, where)
+        out = self._walk(value, field, found, where, kind)
         return out, found
 
     def _walk(  # noqa: PLR0911 - one return per JSON type
