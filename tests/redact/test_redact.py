@@ -251,3 +251,8 @@ def test_each_kind_is_redacted_in_a_trace_files_message_and_tool_result(
     places = {(r["kind"], r["frame"], r["field"]) for r in trace_redactions(trace)}
     assert (kind, 0, "content") in places
     assert (kind, 2, "result.body") in places
+
+
+@given(st.lists(_pieces, max_size=12).map("".join))
+def test_a_redactor_narrowed_to_a_text_redacts_it_the_same(text: str) -> None:
+    assert Redactor().narrowed(f"other\x00{text}").text(text) == Redactor().text(text)

@@ -63,19 +63,48 @@ class Redactor:
             case-insensitively), beside those :func:`sensitive_name` knows.
     """
 
-    __slots__ = ("_names", "_rules", "_triggers")
+    __slots__ = ("_names", "_names_absent", "_rules", "_triggers")
 
     def __init__(
         self, rules: Iterable[RedactionRule] = PACKAGED_RULES, *, names: Iterable[str] = ()
     ) -> None:
         self._rules = tuple(rules)
         self._names = tuple(name.lower() for name in names)
+        self._names_absent = False  # unknown: a key anywhere may name a credential
         # Each trigger is looked for once per text, whichever rules share it.
         self._triggers = tuple(sorted({t for rule in self._rules for t in rule.triggers}))
 
     def with_rules(self, rules: Iterable[RedactionRule], *, names: Iterable[str] = ()) -> Redactor:
         """A redactor with these rules and names added after this one's."""
         return Redactor((*self._rules, *rules), names=(*self._names, *names))
+
+    def narrowed(self, text: str, keys: Iterable[str] | None = None) -> Redactor:
+        """A redactor with only the rules that could find a secret in ``text``.
+
+        Texts that are parts of ``text`` (the strings of one trace) are then redacted by it
+        exactly as by this one, with fewer rules to consider for each.
+
+        Args:
+            text: Every text the redactor will be given, joined.
+            keys: Every key of the JSON values it will be given; when known and none names a
+                credential, :attr:`idle` can tell that nothing at all would change.
+        """
+        lowered = text.lower()
+        present = {trigger for trigger in self._triggers if trigger in lowered}
+        rules = [rule for rule in self._rules if not rule.triggers or present & set(rule.triggers)]
+        narrowed = Redactor(rules)
+        narrowed._names = self._names
+        if keys is not None:
+            narrowed._names_absent = not any(self.name_kind(key) for key in keys)
+        return narrowed
+
+    @property
+    def idle(self) -> bool:
+        """Whether this redactor can change nothing: no rule, and no credential-like name.
+
+        Only a :meth:`narrowed` redactor knows that no key is named like a credential.
+        """
+        return not self._rules and self._names_absent
 
     @property
     def rules(self) -> tuple[RedactionRule, ...]:
@@ -88,6 +117,8 @@ class Redactor:
         Rules run one after another, each on the previous one's output; a text holding none
         of a rule's triggers skips that rule's pattern.
         """
+        if not self._rules:
+            return text, ()
         kinds: list[str] = []
         lowered = text.lower()
         present = {trigger for trigger in self._triggers if trigger in lowered}
