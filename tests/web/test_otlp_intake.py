@@ -4,6 +4,7 @@ Status bodies, grading is bounded, and secrets are redacted before anything is s
 from __future__ import annotations
 
 import base64
+import shutil
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -26,12 +27,14 @@ from tests.web._otlp_bodies import (
     local_client,
     openinference_spans,
 )
-from tracegrade.store import InMemoryStore
+from tracegrade.store import InMemoryStore, open_store
 from tracegrade.web._intake import PROBLEM_KEY, REDACTIONS_KEY, receive
 from tracegrade.web._intake_bound import GradeLimits
 from tracegrade.web._otlp_convert import split_export
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from fastapi.testclient import TestClient
 
     from tracegrade.store import SqlStore
@@ -272,3 +275,18 @@ def test_each_kind_in_a_tool_span_is_redacted_before_it_is_stored(
     assert f"[REDACTED:{kind}]" in stored
     fields = {item["field"] for item in orjson.loads(orjson.dumps(record.trace[REDACTIONS_KEY]))}
     assert "attributes.output.value.stringValue" in fields  # the TOOL span's output
+
+
+def test_a_store_that_cannot_be_used_is_503_so_the_exporter_sends_again(tmp_path: Path) -> None:
+    folder = tmp_path / "store"
+    store = open_store(f"sqlite:///{folder / 'results.db'}")
+    client = local_client(store)
+    store.close()
+    shutil.rmtree(folder)
+    folder.write_text("not a folder")  # the database can no longer be opened
+
+    response = client.post("/v1/traces", content=json_body(_three_traces()), headers=JSON)
+
+    assert response.status_code == 503
+    assert response.json()["code"] == 14  # UNAVAILABLE: retryable
+    assert "cannot use the store" in response.json()["message"]

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from tracegrade.errors import TracegradeError
+from tracegrade.errors import InfrastructureError, TracegradeError
 from tracegrade.redact import Redactor
 from tracegrade.store import ReceivedTraceRecord, swap_received_trace
 from tracegrade.store._records import utc_now
@@ -121,11 +121,13 @@ class TraceFailure:
         trace_id: The OTLP trace id.
         spans: How many of the request's spans it had (all rejected).
         reason: One line: why.
+        retryable: The store could not be used (down, locked): sending again may work.
     """
 
     trace_id: str
     spans: int
     reason: str
+    retryable: bool = False
 
 
 def _redactions(
@@ -266,5 +268,6 @@ def receive(
         except Exception as exc:  # noqa: BLE001 - one trace's failure must not lose the others
             _LOG.error("received trace %s was not stored", trace_id, exc_info=exc)
             reason = f"trace {trace_id} was not stored: {type(exc).__name__}: {exc}"
-            failures.append(TraceFailure(trace_id, len(new), reason.splitlines()[0]))
+            retryable = isinstance(exc, InfrastructureError)
+            failures.append(TraceFailure(trace_id, len(new), reason.splitlines()[0], retryable))
     return tuple(failures)

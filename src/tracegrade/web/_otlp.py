@@ -57,6 +57,7 @@ _PERMISSION_DENIED = 7
 _RESOURCE_EXHAUSTED = 8
 _UNIMPLEMENTED = 12
 _INTERNAL = 13
+_UNAVAILABLE = 14
 
 _LOG = logging.getLogger("tracegrade.web")
 
@@ -161,7 +162,13 @@ def _store_and_project(request: Request) -> tuple[Store, Project | None]:
 
 
 def _response(batch: ExportBatch, failures: Sequence[TraceFailure], media_type: str) -> Response:
-    """The ``ExportTraceServiceResponse``: ``partial_success`` counts every span not kept."""
+    """The ``ExportTraceServiceResponse``: ``partial_success`` counts every span not kept.
+
+    When no trace was stored and the store was the cause, ``503`` instead: an exporter
+    sends the request again (OTLP/HTTP's retryable status).
+    """
+    if batch.traces and len(failures) == len(batch.traces) and all(f.retryable for f in failures):
+        return _status(_UNAVAILABLE, 503, failures[0].reason, media_type)
     message = ExportTraceServiceResponse()
     rejected = batch.rejected + sum(failure.spans for failure in failures)
     if rejected:
@@ -187,6 +194,7 @@ def _response(batch: ExportBatch, failures: Sequence[TraceFailure], media_type: 
         413: {"description": "The body is larger than 64 MiB"},
         415: {"description": "Not application/json or application/x-protobuf, or not gzip"},
         500: {"description": "A fault of the receiver (a google.rpc.Status); its log says why"},
+        503: {"description": "The store cannot be used; nothing was stored: send again"},
     },
 )
 async def export_traces(request: Request) -> Response:
