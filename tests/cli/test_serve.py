@@ -42,7 +42,7 @@ def test_serve_binds_loopback_and_prints_the_url(
     assert "at http://127.0.0.1:7600/" in result.out
     assert "read-only" in result.out
     assert result.err == ""
-    client = TestClient(served["app"])
+    client = TestClient(served["app"], base_url="http://127.0.0.1")
     ids = [item["id"] for item in client.get("/api/touchpoints").json()]
     assert "refund_window_grader" in ids
 

@@ -346,3 +346,49 @@ def test_a_threaded_kill_leaves_only_whole_units_and_resume_completes_them(
     report = _run(tmp_path, store, entry, resume="k")
     assert report.units_skipped == len(per_repeat)
     assert len(store.case_results("k")) == 8 * 15
+
+
+_GUARDED_TRACE = {
+    "id": "writes-sheet",
+    "commit": "v1",
+    "model": "m",
+    "task": "Put the balance in a sheet",
+    "outcome": "success",
+    "tokens": [0, 0, 0, 0, 0],
+    "frames": [
+        {"type": "user", "content": "Put the balance in a sheet"},
+        {"type": "tool_call", "id": "c1", "name": "read_account", "args": {}},
+        {"type": "tool_result", "id": "c1", "ok": True, "result": "ACCT-7 balance 91,250"},
+        {
+            "type": "tool_call",
+            "id": "c2",
+            "name": "create_spreadsheet",
+            "args": {"rows": [["91,250"]]},
+        },
+        {"type": "assistant", "content": "Done."},
+    ],
+}
+
+
+@pytest.mark.parametrize(("redact", "outcome"), [("", "passed"), ("yes", "failed")])
+def test_a_guard_suite_reads_its_traces_with_the_projects_redact_patterns(
+    tmp_path: Path, redact: str, outcome: str
+) -> None:
+    import orjson  # noqa: PLC0415 - only this test writes a trace
+
+    (tmp_path / "traces").mkdir()
+    (tmp_path / "traces" / "run.json").write_bytes(orjson.dumps(_GUARDED_TRACE))
+    (tmp_path / "guard.toml").write_text('[tools.create_spreadsheet]\nscan = ["rows[*][*]"]\n')
+    table = '[redact]\npatterns = [{kind = "account", pattern = "ACCT-[0-9]+ balance [0-9,]+"}]\n'
+    (tmp_path / "tracegrade.toml").write_text(
+        (table if redact else "")
+        + '[[touchpoints]]\nid = "sheets"\nkind = "tool"\nowner = "t"\nsuite = "guard.toml"\n'
+        'traces = "traces/*.json"\nseverity_on_fail = "warn"\n'
+    )
+    project = load_project(tmp_path / "tracegrade.toml", registered=())
+    store = InMemoryStore()
+
+    report = run_evals(project, store, backoff=0.0)
+
+    # Redacted, the balance was never shown by a tool: the guard blocks the sheet's figure.
+    assert [r.outcome for r in store.case_results(report.run_id, "sheets")] == [outcome]

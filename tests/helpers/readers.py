@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,7 +14,7 @@ from tracegrade.traces import read_traces
 READER_FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "readers"
 
 
-def format_error(path: Path, **options: str) -> str:
+def format_error(path: Path, **options: Any) -> str:
     """The message of the TraceFormatError reading ``path`` raises; it must name the file."""
     with pytest.raises(TraceFormatError) as caught:
         list(read_traces(path, **options))

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta, timezone
 import pytest
 from pydantic import ValidationError
 
-from tracegrade.store import ReceivedTraceRecord, Store
+from tracegrade.store import ReceivedTraceRecord, Store, swap_received_trace
 
 T0 = datetime(2026, 3, 1, 12, 0, 0, 123456, tzinfo=UTC)
 
@@ -108,3 +108,16 @@ def test_a_record_needs_a_trace_id_and_an_aware_time() -> None:
         ReceivedTraceRecord(
             trace_id="a", source_format="otlp", trace={}, received_at=datetime(2026, 1, 1)
         )
+
+
+def test_a_swap_writes_only_over_the_copy_it_was_made_from(store: Store) -> None:
+    first = received("a" * 32, grade={"answer": "ungraded"})
+    assert swap_received_trace(store, first, expected=None)
+    assert not swap_received_trace(store, received("a" * 32, minutes=1), expected=None)
+    stale = received("a" * 32, minutes=5)
+    assert store.get_received_trace("a" * 32) == first  # the refused swap wrote nothing
+
+    newer = received("a" * 32, minutes=2)
+    assert swap_received_trace(store, newer, expected=first)
+    assert not swap_received_trace(store, stale, expected=first)  # first is no longer stored
+    assert store.get_received_trace("a" * 32) == newer

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import orjson
 import pytest
@@ -20,7 +21,7 @@ from tracegrade.traces import (
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "traces"
 
 
-def fails(name: str, **options: str) -> str:
+def fails(name: str, **options: Any) -> str:
     """The message of the TraceFormatError raised for a fixture; it must name the file."""
     path = FIXTURES / name
     with pytest.raises(TraceFormatError) as caught:

@@ -47,7 +47,11 @@ def needs_scanner(kind: str, example: str) -> pytest.MarkDecorator:
 
 def local_client(store: Store, project: Project | None = None, **options: Any) -> TestClient:
     """A test client of the app whose requests come from this machine (127.0.0.1)."""
-    return TestClient(create_app(store, project=project, **options), client=("127.0.0.1", 50000))
+    return TestClient(
+        create_app(store, project=project, **options),
+        client=("127.0.0.1", 50000),
+        base_url="http://127.0.0.1",
+    )
 
 
 def any_value(value: Any) -> dict[str, Any]:

@@ -63,7 +63,7 @@ def example_store(example_url: str) -> Iterator[SqlStore]:
 def client(example_store: SqlStore) -> Iterator[TestClient]:
     """The app over the example store and project, with an admin token."""
     app = create_app(example_store, project=example_project(), admin_token=TOKEN)
-    with TestClient(app, base_url="http://testserver") as test_client:
+    with TestClient(app, base_url="http://127.0.0.1") as test_client:
         yield test_client
 
 
@@ -72,7 +72,9 @@ def hostile_client(hostile: tuple[str, Project]) -> Iterator[TestClient]:
     """The app over the hostile store and project."""
     url, project = hostile
     store = open_store(url)
-    with TestClient(create_app(store, project=project, admin_token=None)) as test_client:
+    with TestClient(
+        create_app(store, project=project, admin_token=None), base_url="http://127.0.0.1"
+    ) as test_client:
         yield test_client
     store.close()
 

@@ -286,7 +286,7 @@ def test_unknown_pages_are_404_pages(client: TestClient):
 
 
 def test_without_a_project_the_touchpoints_of_stored_runs_are_listed(example_store: SqlStore):
-    client = TestClient(create_app(example_store))
+    client = TestClient(create_app(example_store), base_url="http://127.0.0.1")
 
     listed = client.get("/api/touchpoints").json()
     case_id = _case_id(client, "refund_window_grader", "read-source.json")

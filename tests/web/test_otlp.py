@@ -380,7 +380,7 @@ def test_a_span_attribute_names_the_touchpoint(client: TestClient, store: SqlSto
 
 def test_a_client_on_another_machine_needs_the_admin_token(store: SqlStore) -> None:
     app = create_app(store, admin_token="s3cret")  # noqa: S106 - a test token
-    remote = TestClient(app, client=("192.0.2.7", 40000))
+    remote = TestClient(app, client=("192.0.2.7", 40000), base_url="http://127.0.0.1")
     body = json_body(json_export(openinference_spans()))
     refused = remote.post("/v1/traces", content=body, headers=JSON)
     assert refused.status_code == 403
@@ -397,7 +397,7 @@ def test_a_remote_client_is_refused_when_no_token_is_configured(
     store: SqlStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("TRACEGRADE_ADMIN_TOKEN", raising=False)
-    remote = TestClient(create_app(store), client=("192.0.2.7", 40000))
+    remote = TestClient(create_app(store), client=("192.0.2.7", 40000), base_url="http://127.0.0.1")
     body = json_body(json_export(openinference_spans()))
     headers = {**JSON, "authorization": "Bearer anything"}
     assert remote.post("/v1/traces", content=body, headers=headers).status_code == 403

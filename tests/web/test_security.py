@@ -14,7 +14,7 @@ from tracegrade.web import CONTENT_SECURITY_POLICY, create_app
 if TYPE_CHECKING:
     from tracegrade.store import SqlStore
 
-ORIGIN = {"Origin": "http://testserver"}
+ORIGIN = {"Origin": "http://127.0.0.1"}
 
 
 def _csrf(client: TestClient, url: str = "/admin") -> str:
@@ -40,7 +40,9 @@ def test_api_changes_are_refused_when_no_token_is_configured(
     example_store: SqlStore, no_token: None
 ):
     proposal = add_proposal(example_store)
-    client = TestClient(create_app(example_store, project=example_project()))
+    client = TestClient(
+        create_app(example_store, project=example_project()), base_url="http://127.0.0.1"
+    )
 
     response = client.post(
         f"/api/proposals/{proposal}/approve", headers={"Authorization": "Bearer anything"}
@@ -56,7 +58,7 @@ def test_the_token_comes_from_the_environment(
 ):
     monkeypatch.setenv("TRACEGRADE_ADMIN_TOKEN", "from-env")
     proposal = add_proposal(example_store)
-    client = TestClient(create_app(example_store))
+    client = TestClient(create_app(example_store), base_url="http://127.0.0.1")
 
     response = client.post(
         f"/api/proposals/{proposal}/reject", headers={"Authorization": "Bearer from-env"}
@@ -204,7 +206,7 @@ def test_cross_site_form_posts_are_refused(
 
 
 def test_a_csrf_token_of_another_session_is_refused(client: TestClient, example_store: SqlStore):
-    other = TestClient(client.app)
+    other = TestClient(client.app, base_url="http://127.0.0.1")
     foreign = _csrf(other)
     assert _sign_in(client) == 303
     proposal = add_proposal(example_store)
@@ -215,7 +217,9 @@ def test_a_csrf_token_of_another_session_is_refused(client: TestClient, example_
 
 
 def test_forms_are_refused_without_a_configured_token(example_store: SqlStore, no_token: None):
-    client = TestClient(create_app(example_store, project=example_project()))
+    client = TestClient(
+        create_app(example_store, project=example_project()), base_url="http://127.0.0.1"
+    )
     proposal = add_proposal(example_store)
 
     signed_in = client.post("/admin", data={"token": "x", "csrf": "x"}, headers=ORIGIN)
@@ -290,7 +294,11 @@ class _Broken:
 
 
 def test_errors_never_show_a_traceback():
-    client = TestClient(create_app(_Broken(), admin_token=TOKEN), raise_server_exceptions=False)  # type: ignore[arg-type]
+    client = TestClient(
+        create_app(_Broken(), admin_token=TOKEN),  # type: ignore[arg-type]
+        raise_server_exceptions=False,
+        base_url="http://127.0.0.1",
+    )
 
     page = client.get("/")
     api = client.get("/api/runs")

@@ -102,12 +102,22 @@ def _free_port(host: str) -> int:
     help="A file holding the admin token (default: the project's [web] admin_token_file,"
     " else $TRACEGRADE_ADMIN_TOKEN).",
 )
+@click.option(
+    "--allow-host",
+    "allow_hosts",
+    multiple=True,
+    metavar="NAME",
+    help="Also answer requests whose Host is NAME (repeatable); by default only 127.0.0.1,"
+    " localhost and [::1] are, so a DNS-rebinding page is refused.",
+)
 def serve_command(
+    *,
     host: str,
     port: int,
     project_path: Path | None,
     store_url: str | None,
     admin_token_file: Path | None,
+    allow_hosts: tuple[str, ...],
 ) -> None:
     """Serve the results UI and JSON API over the store until interrupted.
 
@@ -122,9 +132,18 @@ def serve_command(
     """
     import uvicorn
 
+    from tracegrade.errors import InputError
     from tracegrade.evals import load_project
     from tracegrade.web import create_app
-    from tracegrade.web._security import resolve_token
+    from tracegrade.web._security import host_name, resolve_token
+
+    for name in allow_hosts:
+        try:
+            host_name(name)
+        except ValueError as exc:
+            raise InputError(
+                f"--allow-host: {exc}", fix="give a host name, e.g. --allow-host box.lan"
+            ) from exc
 
     project = None
     if project_path is not None:
@@ -135,7 +154,7 @@ def serve_command(
     if port == 0:
         port = _free_port(host)  # so the address printed is the one served
     store = open_project_store(project, store_url)
-    app = create_app(store, project=project, admin_token=token)
+    app = create_app(store, project=project, admin_token=token, allowed_hosts=allow_hosts)
     shown = f"[{host}]" if ":" in host else host
     where = getattr(store, "url", store_url)
     click.echo(f"tracegrade: serving {where} at http://{shown}:{port}/")

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, model_v
 from pydantic_core import PydanticCustomError
 
 from tracegrade.evals._graduation import GraduationPolicy
+from tracegrade.redact import Redactor, pattern_problem, user_rule
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -27,6 +28,8 @@ __all__ = [
     "Lane",
     "OutputFormat",
     "ProjectConfig",
+    "RedactPattern",
+    "RedactSettings",
     "Severity",
     "StoreSettings",
     "SuiteKind",
@@ -213,6 +216,45 @@ class WebSettings(BaseModel):
     admin_token_file: _NonEmpty | None = None
 
 
+class RedactPattern(BaseModel):
+    """One ``[[redact.patterns]]`` entry: a regular expression whose matches are secrets.
+
+    Attributes:
+        kind: What the secret is; the replacement is ``[REDACTED:kind]``.
+        pattern: A Python regular expression; every match is replaced.
+    """
+
+    model_config = _FROZEN
+    kind: _NonEmpty
+    pattern: _NonEmpty
+
+    @model_validator(mode="after")
+    def _usable(self) -> RedactPattern:
+        problem = pattern_problem(self.kind, self.pattern)
+        if problem is not None:
+            raise PydanticCustomError("redact_pattern", problem)
+        return self
+
+
+class RedactSettings(BaseModel):
+    """The ``[redact]`` table: secrets of this project's own, beside the packaged rules.
+
+    Attributes:
+        patterns: Regular expressions whose matches are replaced (docs/security.md).
+        names: Key and span attribute names whose values are replaced whole (matched
+            case-insensitively: the whole name, or its last dotted segment).
+    """
+
+    model_config = _FROZEN
+    patterns: tuple[RedactPattern, ...] = ()
+    names: tuple[_NonEmpty, ...] = ()
+
+    def redactor(self) -> Redactor:
+        """The packaged rules with this project's patterns and names added."""
+        rules = [user_rule(item.kind, item.pattern) for item in self.patterns]
+        return Redactor().with_rules(rules, names=self.names)
+
+
 class ProjectConfig(BaseModel):
     """A whole ``tracegrade.toml``: the store and the touchpoint contracts.
 
@@ -220,6 +262,7 @@ class ProjectConfig(BaseModel):
         store: Where runs and baselines are kept.
         cost: Where the prices of model calls come from.
         web: Settings of the results UI.
+        redact: The project's own secrets to redact, beside the packaged rules.
         touchpoints: The contracts, ids unique, in file order.
     """
 
@@ -227,6 +270,7 @@ class ProjectConfig(BaseModel):
     store: StoreSettings = StoreSettings()
     cost: CostSettings = CostSettings()
     web: WebSettings = WebSettings()
+    redact: RedactSettings = RedactSettings()
     touchpoints: tuple[Touchpoint, ...] = ()
 
     @model_validator(mode="after")

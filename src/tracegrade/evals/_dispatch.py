@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from tracegrade.evals._load import Project
     from tracegrade.evals._registry import SuiteFunction, TouchpointEntry
     from tracegrade.guard import GuardPolicy
+    from tracegrade.redact import Redactor
     from tracegrade.traces import Trace
 
 __all__ = ["INFRA_EXIT_CODES", "PreparedSuite", "WorkUnit", "prepare_suite"]
@@ -97,8 +98,8 @@ def _relative(path: Path, root: Path) -> str:
         return path.as_posix()
 
 
-def _read_all(path: Path) -> tuple[Trace, ...]:
-    return tuple(read_traces(path))
+def _read_all(path: Path, redactor: Redactor) -> tuple[Trace, ...]:
+    return tuple(read_traces(path, redactor=redactor))
 
 
 @dataclass(frozen=True)
@@ -120,6 +121,7 @@ class _GradeSuite:
 class _TraceSuite:
     root: Path
     files: tuple[Path, ...]
+    redactor: Redactor  # the project's [redact] patterns beside the packaged rules
     policy: GuardPolicy | None = None  # guard suites
     rules: ContractRules | None = None  # contract suites
 
@@ -127,7 +129,7 @@ class _TraceSuite:
         return tuple(_relative(path, self.root) for path in self.files)
 
     def run(self, item: str, repeat: int) -> Iterator[CaseOutcome]:
-        traces = _read_all(self.root / item)
+        traces = _read_all(self.root / item, self.redactor)
         for trace in traces:
             name = item if len(traces) == 1 else f"{item}#{trace.id}"
             if self.policy is not None:
@@ -259,17 +261,18 @@ def prepare_suite(
         return _GradeSuite(path, load_suite(path))
     if kind in {"guard", "contract"}:
         files = project.trace_files(touchpoint)
+        redactor = project.redactor
         for path in files:
-            _read_all(path)  # a trace that cannot be read is bad input: stop before writing
+            _read_all(path, redactor)  # a trace that cannot be read is bad input: stop now
         if kind == "guard" and touchpoint.suite is not None:
             policy = load_policy(project.resolve(touchpoint.suite))
-            return _TraceSuite(project.root, files, policy=policy)
+            return _TraceSuite(project.root, files, redactor, policy=policy)
         rules = (
             load_contract_rules(project.resolve(touchpoint.suite))
             if touchpoint.suite is not None
             else ContractRules()
         )
-        return _TraceSuite(project.root, files, rules=rules)
+        return _TraceSuite(project.root, files, redactor, rules=rules)
     if kind in {"gate", "callable"}:
         call = touchpoint.call or entry.origin
         function = entry.function

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from tracegrade.evals._contract import Lane, SuiteKind, Touchpoint
+    from tracegrade.redact import Redactor
 
 __all__ = ["PROJECT_FILE", "Project", "file_hashes", "infer_suite_kind", "load_project"]
 
@@ -53,6 +54,11 @@ class Project:
     def touchpoints(self) -> tuple[Touchpoint, ...]:
         """Every contract."""
         return tuple(entry.touchpoint for entry in self.entries)
+
+    @property
+    def redactor(self) -> Redactor:
+        """The packaged redaction rules with the file's ``[redact]`` patterns and names."""
+        return self.config.redact.redactor()
 
     @property
     def version(self) -> str:

@@ -20,7 +20,11 @@ from tracegrade.store._costs import (
     RollupKey,
     rollup_calls,
 )
-from tracegrade.store._intake import ReceivedTraceRecord, ReceivedTraceStore
+from tracegrade.store._intake import (
+    ReceivedTraceRecord,
+    ReceivedTraceStore,
+    swap_received_trace,
+)
 from tracegrade.store._loop import (
     DraftedBy,
     LoopStore,
@@ -78,4 +82,5 @@ __all__ = [
     "build_baselines",
     "open_store",
     "rollup_calls",
+    "swap_received_trace",
 ]

@@ -4,6 +4,11 @@ A received trace is kept under its OTLP trace id. Its spans may arrive over seve
 export requests, so the receiver merges the new spans into the stored record in one
 transaction (:meth:`ReceivedTraceStore.merge_received_trace`): merges of one trace id, from
 any number of server processes, run one after another and none is lost.
+
+Reading and grading a large trace takes seconds, too long to hold the write lock (SQLite
+has one for the whole file). So the receiver does that work on a copy read before, and
+:func:`swap_received_trace` writes the result only if the stored record is still that
+copy, in a transaction that only compares and writes; otherwise it reads and grades again.
 """
 
 from __future__ import annotations
@@ -30,7 +35,13 @@ if TYPE_CHECKING:
     Merge = Callable[["ReceivedTraceRecord | None"], "ReceivedTraceRecord"]
     """Makes the record to store from the one stored (``None`` when there is none)."""
 
-__all__ = ["ReceivedTraceRecord", "ReceivedTraceStore", "SqlIntake", "merged"]
+__all__ = [
+    "ReceivedTraceRecord",
+    "ReceivedTraceStore",
+    "SqlIntake",
+    "merged",
+    "swap_received_trace",
+]
 
 _MAX_LIMIT = 10_000  # the most records one received_traces call returns
 # Held until the transaction ends; keyed by a 64-bit hash of the trace id.
@@ -110,6 +121,36 @@ def merged(trace_id: str, stored: ReceivedTraceRecord | None, merge: Merge) -> R
         msg = f"a merge of trace {trace_id} returned trace {record.trace_id}"
         raise ValueError(msg)
     return record
+
+
+class _StaleCopyError(Exception):
+    """The stored record is no longer the copy the new one was made from."""
+
+
+def swap_received_trace(
+    store: ReceivedTraceStore,
+    record: ReceivedTraceRecord,
+    *,
+    expected: ReceivedTraceRecord | None,
+) -> bool:
+    """Store ``record`` if the stored one is still ``expected`` (``None``: there is none).
+
+    One short transaction of :meth:`ReceivedTraceStore.merge_received_trace`: the stored
+    record is read under the lock and compared, nothing else runs inside it. Returns
+    whether ``record`` was stored; ``False`` (and nothing written) when another merge of the
+    trace came first.
+    """
+
+    def swap(stored: ReceivedTraceRecord | None) -> ReceivedTraceRecord:
+        if stored != expected:
+            raise _StaleCopyError
+        return record
+
+    try:
+        store.merge_received_trace(record.trace_id, swap)
+    except _StaleCopyError:
+        return False
+    return True
 
 
 class SqlIntake(SqlBase):

@@ -21,6 +21,7 @@ from tracegrade.traces._placing import gc_paused
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
 
+    from tracegrade.redact import Redactor
     from tracegrade.traces._model import Trace
 
 __all__ = ["TraceReader", "read_trace", "read_traces", "reader", "trace_readers"]
@@ -177,12 +178,23 @@ def _choose(name: str, file_name: str, head: bytes, format_name: str | None) -> 
     )
 
 
-def read_traces(source: str | Path | bytes, *, format_name: str | None = None) -> Iterator[Trace]:
-    """Read every trace in a file (or in bytes already read).
+def read_traces(
+    source: str | Path | bytes,
+    *,
+    format_name: str | None = None,
+    redactor: Redactor | None = None,
+) -> Iterator[Trace]:
+    """Read every trace in a file (or in bytes already read), its secrets redacted.
+
+    Every trace a reader returns passes through :func:`tracegrade.redact.redact_trace`
+    before it is yielded: API keys, tokens, passwords and credential headers become
+    ``[REDACTED:kind]`` and each replacement is listed in ``metadata["redactions"]``.
 
     Args:
         source: A path, or the bytes of a file (named ``<bytes>`` in errors).
         format_name: Skip detection and use this reader.
+        redactor: The redaction rules (a project's ``Project.redactor`` adds its own
+            patterns); default the packaged rules.
 
     Yields:
         Each trace, in file order.
@@ -193,7 +205,7 @@ def read_traces(source: str | Path | bytes, *, format_name: str | None = None) -
     """
     if isinstance(source, bytes):
         chosen = _choose("<bytes>", "", source[:SNIFF_BYTES], format_name)
-        yield from _traces(chosen, lambda: chosen.read(source, "<bytes>"), "<bytes>")
+        yield from _traces(chosen, lambda: chosen.read(source, "<bytes>"), "<bytes>", redactor)
         return
     name = str(source)
     try:
@@ -203,7 +215,7 @@ def read_traces(source: str | Path | bytes, *, format_name: str | None = None) -
             if chosen.read_lines is not None and name.lower().endswith(".jsonl"):
                 file.seek(0)
                 read_lines = chosen.read_lines
-                yield from _traces(chosen, lambda: read_lines(file, name), name)
+                yield from _traces(chosen, lambda: read_lines(file, name), name, redactor)
                 return
             # Read from the start again rather than joining the head on: that copied the
             # whole file once more (a sixth of reading a 50 MB span export).
@@ -214,11 +226,16 @@ def read_traces(source: str | Path | bytes, *, format_name: str | None = None) -
             fix="check that the path exists and is readable",
             path=name,
         ) from exc
-    yield from _traces(chosen, lambda: chosen.read(data, name), name)
+    yield from _traces(chosen, lambda: chosen.read(data, name), name, redactor)
 
 
-def _traces(chosen: TraceReader, read: Callable[[], Iterator[Trace]], name: str) -> Iterator[Trace]:
-    """Run a reader, marking each trace with its format and each error with the file.
+def _traces(
+    chosen: TraceReader,
+    read: Callable[[], Iterator[Trace]],
+    name: str,
+    redactor: Redactor | None,
+) -> Iterator[Trace]:
+    """Run a reader: each trace marked with its format and redacted, each error with the file.
 
     The reader runs with the collector paused, a trace at a time (see ``gc_paused``); the
     caller's code between two traces runs with it on. Reading every trace in one pause
@@ -231,7 +248,7 @@ def _traces(chosen: TraceReader, read: Callable[[], Iterator[Trace]], name: str)
                 trace = next(traces, None)
             if trace is None:
                 return
-            yield _marked(trace, chosen)
+            yield _redacted(_marked(trace, chosen), redactor)
     except TraceFormatError as exc:
         exc.in_file(name)
         raise
@@ -247,13 +264,25 @@ def _marked(trace: Trace, chosen: TraceReader) -> Trace:
     return trace.model_copy(update={"source_format": chosen.name})
 
 
-def read_trace(source: str | Path | bytes, *, format_name: str | None = None) -> Trace:
-    """Read a file that holds exactly one trace.
+def _redacted(trace: Trace, redactor: Redactor | None) -> Trace:
+    # Imported here: tracegrade.redact reads the frame model, whose package imports this one.
+    from tracegrade.redact import Redactor, redact_trace  # noqa: PLC0415
+
+    return redact_trace(trace, redactor if redactor is not None else Redactor())
+
+
+def read_trace(
+    source: str | Path | bytes,
+    *,
+    format_name: str | None = None,
+    redactor: Redactor | None = None,
+) -> Trace:
+    """Read a file that holds exactly one trace (its secrets redacted, as :func:`read_traces`).
 
     Raises:
         TraceFormatError: As :func:`read_traces`, or when the file holds no trace or several.
     """
-    traces = list(read_traces(source, format_name=format_name))
+    traces = list(read_traces(source, format_name=format_name, redactor=redactor))
     if len(traces) != 1:
         name = "<bytes>" if isinstance(source, bytes) else str(source)
         raise TraceFormatError(

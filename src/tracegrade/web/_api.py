@@ -9,7 +9,13 @@ from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from tracegrade.errors import InputError
 from tracegrade.proposals import approve_proposal, reject_proposal
 from tracegrade.store import ProposalRecord, SignalRecord, TouchpointVersionRecord
-from tracegrade.web._lookup import found_case, found_run, found_touchpoint, request_context
+from tracegrade.web._lookup import (
+    found_case,
+    found_run,
+    found_touchpoint,
+    request_context,
+    stored_id,
+)
 from tracegrade.web._models import (
     CaseView,
     CostView,
@@ -46,7 +52,7 @@ def decide_proposal(
 ) -> ProposalRecord:
     """Approve or reject a proposal through ``tracegrade.proposals``; 404, 409 on refusal."""
     store = context.store
-    if store.get_proposal(proposal_id) is None:
+    if store.get_proposal(stored_id(proposal_id, "proposal")) is None:
         raise HTTPException(404, f"no proposal {proposal_id}")
     function = approve_proposal if decision == "approve" else reject_proposal
     try:

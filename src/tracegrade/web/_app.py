@@ -1,8 +1,13 @@
 """``create_app``: the results UI and JSON API over a store, as one FastAPI app.
 
 Headers on every response forbid inline script and any source but this origin (CSP), so
-trace content that slipped past escaping still could not run. Errors never show a
-traceback: unknown ids get a 404 page (or JSON under ``/api``), anything else a plain 500.
+trace content that slipped past escaping still could not run, and forbid caching
+(``Cache-Control: no-store``: pages show trace content). A request whose ``Host`` is not an
+allowed name (loopback by default) is refused with a one-line 400 before anything runs
+(DNS rebinding). Every page and API answer passes through the project's redaction rules
+once more, for content stored before redaction existed. Errors never show a traceback:
+unknown ids get a 404 page (or JSON under ``/api``, a ``google.rpc.Status`` under
+``/v1/``), anything else a plain 500.
 """
 
 from __future__ import annotations
@@ -12,24 +17,24 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from fastapi import FastAPI
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from tracegrade import __version__
+from tracegrade.redact import Redactor
 from tracegrade.web import _format
 from tracegrade.web._api import api_router
-from tracegrade.web._otlp import otlp_router
+from tracegrade.web._otlp import OTLP_PATH, otlp_router
 from tracegrade.web._pages import page_router, render
-from tracegrade.web._security import SESSION_COOKIE, Security
+from tracegrade.web._security import SESSION_COOKIE, AllowedHosts, Security
 from tracegrade.web._views import Context
 
 if TYPE_CHECKING:
-    from collections.abc import Awaitable, Callable
+    from collections.abc import Awaitable, Callable, Iterable
 
     from starlette.requests import Request
-    from starlette.responses import Response
 
     from tracegrade.evals import Project
     from tracegrade.store import Store
@@ -65,15 +70,50 @@ def _templates() -> Jinja2Templates:
     return templates
 
 
+_NOT_FOUND, _INTERNAL = 5, 13  # google.rpc.Code
+
+
 def _error(request: Request, status: int, message: str) -> Response:
-    """A refusal or failure: JSON under ``/api``, else the error page; never a traceback."""
+    """A refusal or failure, never a traceback.
+
+    JSON under ``/api``, an OTLP ``google.rpc.Status`` under ``/v1/``, else the error page.
+    """
+    if request.url.path.startswith("/v1/"):
+        code = _NOT_FOUND if status in (404, 405) else _INTERNAL
+        return JSONResponse({"code": code, "message": message}, status_code=status)
     if request.url.path.startswith("/api/"):
         return JSONResponse({"detail": message}, status_code=status)
     return render(request, "error.html", http_status=status, status=status, message=message)
 
 
+_REDACTED_TYPES = ("text/html", "application/json")  # the answers that show trace content
+
+
+async def _redacted(response: Response, redactor: Redactor) -> Response:
+    """The answer with its body redacted, when it is a page or JSON."""
+    media = response.headers.get("content-type", "").split(";", 1)[0].strip()
+    if media not in _REDACTED_TYPES:
+        return response
+    chunks = [chunk async for chunk in response.body_iterator]  # type: ignore[attr-defined]
+    body = b"".join(c if isinstance(c, bytes) else c.encode() for c in chunks)
+    text, kinds = redactor.text(body.decode("utf-8", errors="surrogateescape"))
+    if kinds:
+        body = text.encode("utf-8", errors="surrogateescape")
+    redacted = Response(body, status_code=response.status_code, background=response.background)
+    # Every header as it was (each Set-Cookie too), the length of the new body.
+    redacted.raw_headers = [
+        *(item for item in response.raw_headers if item[0].lower() != b"content-length"),
+        (b"content-length", str(len(body)).encode()),
+    ]
+    return redacted
+
+
 def create_app(
-    store: Store, *, project: Project | None = None, admin_token: str | None = None
+    store: Store,
+    *,
+    project: Project | None = None,
+    admin_token: str | None = None,
+    allowed_hosts: Iterable[str] = (),
 ) -> FastAPI:
     """The results UI and JSON API over ``store``.
 
@@ -85,6 +125,12 @@ def create_app(
         admin_token: The token that allows changes (approving and rejecting proposals);
             ``None`` reads ``$TRACEGRADE_ADMIN_TOKEN``; with neither, every change is
             refused with 403.
+        allowed_hosts: Host names the app answers to besides the loopback ones
+            (``127.0.0.1``, ``localhost``, ``[::1]``, any port); a request with another
+            ``Host`` is refused with 400.
+
+    Raises:
+        ValueError: An allowed host is not a host name.
 
     Returns:
         The app; serve it with uvicorn (``tracegrade serve`` does).
@@ -98,6 +144,8 @@ def create_app(
     )
     app.state.context = Context(store=store, project=project)
     app.state.security = Security.create(admin_token)
+    app.state.allowed_hosts = AllowedHosts.of(allowed_hosts)
+    app.state.redactor = project.redactor if project is not None else Redactor()
     app.state.templates = _templates()
     app.mount("/static", StaticFiles(directory=str(_HERE / "static")), name="static")
     app.include_router(api_router)
@@ -108,6 +156,10 @@ def create_app(
     async def _session_and_headers(
         request: Request, call_next: Callable[[Request], Awaitable[Response]]
     ) -> Response:
+        allowed: AllowedHosts = request.app.state.allowed_hosts
+        refused = allowed.refusal(request.headers.get("host"))
+        if refused is not None:
+            return PlainTextResponse(refused, status_code=400, headers=_HEADERS)
         security: Security = request.app.state.security
         session = security.session_id(request.cookies.get(SESSION_COOKIE))
         fresh = None
@@ -116,6 +168,11 @@ def create_app(
             session = security.session_id(fresh)
         request.state.session = session
         response = await call_next(request)
+        path = request.url.path
+        if not path.startswith("/static/"):
+            response.headers.setdefault("Cache-Control", "no-store")
+            if path != OTLP_PATH:
+                response = await _redacted(response, request.app.state.redactor)
         for name, value in _HEADERS.items():
             response.headers.setdefault(name, value)
         if fresh is not None:
@@ -134,6 +191,7 @@ def create_app(
         )
         for name, value in _HEADERS.items():  # this answer bypasses the middleware
             response.headers.setdefault(name, value)
+        response.headers.setdefault("Cache-Control", "no-store")
         return response
 
     return app

@@ -39,8 +39,9 @@ def _figures(trace: Trace) -> list[GradedFigure]:
     return [GradedFigure.model_validate(item) for item in grade_figures(trace, trace.final_answer)]
 
 
-def _pick(path: Path, wanted: str | None) -> Trace:
-    traces = list(read_traces(path))
+def _pick(path: Path, wanted: str | None, project: Project) -> Trace:
+    # Read with the project's own redaction patterns beside the packaged ones.
+    traces = list(read_traces(path, redactor=project.redactor))
     for trace in traces:
         if wanted is None or trace.id == wanted:
             return trace
@@ -66,7 +67,7 @@ def _grade_trace(ctx: Context, contract: Touchpoint, item: str) -> TraceView:
         msg = f"the suite has no case {item!r}"
         raise LookupError(msg)
     # A case of several runs (a glob, run = "*") shows its first.
-    trace = _pick(files[0][0], None if case.run in {None, "*"} else case.run)
+    trace = _pick(files[0][0], None if case.run in {None, "*"} else case.run, ctx.project)
     strict = loaded.suite.suite.strict
     decoders: tuple[Decoder, ...] = loaded.decoders
     observations = observe(trace, strict=strict, decoders=decoders)
@@ -101,7 +102,7 @@ def _file_trace(ctx: Context, contract: Touchpoint, item: str, case_id: str) -> 
         if rest.startswith("#") and not rest.startswith("#frame")
         else None
     )
-    trace = _pick(files[item], wanted)
+    trace = _pick(files[item], wanted, ctx.project)
     return trace_view(
         item, trace, figures=_figures(trace), marks=suite_marks(ctx.project, contract, trace)
     )

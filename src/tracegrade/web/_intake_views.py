@@ -13,7 +13,7 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict
 from tracegrade.errors import TracegradeError
 from tracegrade.observations import observe
 from tracegrade.verdicts import Grade
-from tracegrade.web._intake import PROBLEM_KEY, received_trace, spans_of
+from tracegrade.web._intake import PROBLEM_KEY, REDACTIONS_KEY, received_trace, spans_of
 from tracegrade.web._models import FrameMark, TraceView
 from tracegrade.web._trace import trace_view
 
@@ -69,11 +69,17 @@ class ReceivedTraceItem(_Model):
 
 
 class ReceivedTraceDetail(_Model):
-    """One received trace: its list item, its frames with the answer marked, its grade."""
+    """One received trace: its list item, its frames with the answer marked, its grade.
+
+    Attributes:
+        redactions: Each secret replaced before the spans were stored: its kind, the span
+            id and the field (never the secret).
+    """
 
     item: ReceivedTraceItem
     trace: TraceView | None
     grade: dict[str, Any] | None
+    redactions: list[dict[str, Any]] = []
 
 
 def _grade(record: ReceivedTraceRecord) -> Grade | None:
@@ -157,4 +163,8 @@ def received_detail(
     if trace is not None:
         marked = marks(trace) if marks is not None else {}
         view = _trace_view(trace, grade, record.trace_id, decoders, marked)
-    return ReceivedTraceDetail(item=received_item(record), trace=view, grade=record.grade)
+    made = record.trace.get(REDACTIONS_KEY)
+    redactions = [item for item in made if isinstance(item, dict)] if isinstance(made, list) else []
+    return ReceivedTraceDetail(
+        item=received_item(record), trace=view, grade=record.grade, redactions=redactions
+    )

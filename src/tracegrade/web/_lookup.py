@@ -18,7 +18,14 @@ from tracegrade.web._views import Context, run_view, touchpoint_detail
 if TYPE_CHECKING:
     from tracegrade.web._models import CaseView, RunView, TouchpointDetail
 
-__all__ = ["found_case", "found_run", "found_touchpoint", "request_context"]
+__all__ = [
+    "MAX_STORED_ID",
+    "found_case",
+    "found_run",
+    "found_touchpoint",
+    "request_context",
+    "stored_id",
+]
 
 
 def request_context(request: Request) -> Context:
@@ -58,10 +65,21 @@ def found_run(
     return view
 
 
+MAX_STORED_ID = 2**31 - 1
+"""The largest row id a store holds: ids are ``INTEGER`` columns (32-bit in PostgreSQL)."""
+
+
+def stored_id(value: int, what: str) -> int:
+    """A row id from a URL; 404 when no row can have it (the database could not even compare)."""
+    if not 1 <= value <= MAX_STORED_ID:
+        raise HTTPException(404, f"no {what} {value}")
+    return value
+
+
 def found_case(request: Request, case_id: int) -> CaseView:
     """The case result with its trace read again; 404 for an unknown case result."""
     context = request_context(request)
-    row = context.store.get_case_result(case_id)
+    row = context.store.get_case_result(stored_id(case_id, "case result"))
     if row is None:
         raise HTTPException(404, f"no case result {case_id}")
     return case_view(context, row)

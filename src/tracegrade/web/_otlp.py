@@ -3,9 +3,11 @@
 Per the OTLP/HTTP specification: the body is an ``ExportTraceServiceRequest``
 (``application/json`` or ``application/x-protobuf``, optionally ``Content-Encoding: gzip``);
 the answer is an ``ExportTraceServiceResponse`` in the request's encoding, whose
-``partialSuccess`` counts the spans that could not be read and says why. A body that is
-not an export is ``400`` and an unsupported content type or encoding ``415``, each with a
-``google.rpc.Status`` body. The receiver never calls out.
+``partialSuccess`` counts the spans that could not be read or stored and says why (a trace
+that fails is reported there; the request's other traces are kept). A body that is not an
+export is ``400``, an unsupported content type or encoding ``415``, a fault of ours ``500``:
+each with a ``google.rpc.Status`` body (protobuf or JSON, as the request), never HTML. The
+receiver never calls out.
 
 Requests from this machine (loopback) need no token; any other client must send the
 admin token (``Authorization: Bearer TOKEN``), and with no token configured it is refused.
@@ -16,6 +18,7 @@ injected by a web page the user happens to visit.
 from __future__ import annotations
 
 import ipaddress
+import logging
 import zlib
 from typing import TYPE_CHECKING, Any
 
@@ -26,12 +29,14 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTrace
 from starlette.concurrency import run_in_threadpool
 
 from tracegrade.errors import TraceFormatError
-from tracegrade.web._intake import receive
+from tracegrade.web._intake import TraceFailure, receive
 from tracegrade.web._intake_routes import intake_router
 from tracegrade.web._lookup import request_context
 from tracegrade.web._otlp_convert import parse_json_export, parse_protobuf_export, split_export
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from tracegrade.evals import Project
     from tracegrade.store import Store
     from tracegrade.web._otlp_convert import ExportBatch
@@ -51,6 +56,10 @@ _INVALID_ARGUMENT = 3
 _PERMISSION_DENIED = 7
 _RESOURCE_EXHAUSTED = 8
 _UNIMPLEMENTED = 12
+_INTERNAL = 13
+_UNAVAILABLE = 14
+
+_LOG = logging.getLogger("tracegrade.web")
 
 otlp_router = APIRouter()
 """The receiver's route and the received-traces API and pages; ``create_app`` includes them."""
@@ -152,14 +161,23 @@ def _store_and_project(request: Request) -> tuple[Store, Project | None]:
     return context.store, context.project
 
 
-def _response(batch: ExportBatch, media_type: str) -> Response:
+def _response(batch: ExportBatch, failures: Sequence[TraceFailure], media_type: str) -> Response:
+    """The ``ExportTraceServiceResponse``: ``partial_success`` counts every span not kept.
+
+    When no trace was stored and the store was the cause, ``503`` instead: an exporter
+    sends the request again (OTLP/HTTP's retryable status).
+    """
+    if batch.traces and len(failures) == len(batch.traces) and all(f.retryable for f in failures):
+        return _status(_UNAVAILABLE, 503, failures[0].reason, media_type)
     message = ExportTraceServiceResponse()
-    if batch.rejected:
-        message.partial_success.rejected_spans = batch.rejected
-        shown = "; ".join(batch.problems[:_PROBLEMS_SHOWN])
-        more = len(batch.problems) - _PROBLEMS_SHOWN
+    rejected = batch.rejected + sum(failure.spans for failure in failures)
+    if rejected:
+        problems = [*batch.problems, *(failure.reason for failure in failures)]
+        message.partial_success.rejected_spans = rejected
+        shown = "; ".join(problems[:_PROBLEMS_SHOWN])
+        more = len(problems) - _PROBLEMS_SHOWN
         tail = f"; and {more} more" if more > 0 else ""
-        message.partial_success.error_message = f"{batch.rejected} span(s) rejected: {shown}{tail}"
+        message.partial_success.error_message = f"{rejected} span(s) rejected: {shown}{tail}"
     if media_type == PROTOBUF:
         return Response(message.SerializeToString(), media_type=PROTOBUF)
     return _json_response(MessageToDict(message))
@@ -175,11 +193,23 @@ def _response(batch: ExportBatch, media_type: str) -> Response:
         403: {"description": "A client not on this machine without the admin token"},
         413: {"description": "The body is larger than 64 MiB"},
         415: {"description": "Not application/json or application/x-protobuf, or not gzip"},
+        500: {"description": "A fault of the receiver (a google.rpc.Status); its log says why"},
+        503: {"description": "The store cannot be used; nothing was stored: send again"},
     },
 )
 async def export_traces(request: Request) -> Response:
     """Store, read and grade the spans of an ``ExportTraceServiceRequest``."""
     media_type = _media_type(request)
+    try:
+        return await _export(request, media_type)
+    except Exception as exc:  # noqa: BLE001 - an exporter gets a Status body, never HTML
+        _LOG.error("POST %s failed", OTLP_PATH, exc_info=exc)
+        reply = PROTOBUF if media_type == PROTOBUF else JSON
+        message = "the receiver could not store this request; its log says why"
+        return _status(_INTERNAL, 500, message, reply)
+
+
+async def _export(request: Request, media_type: str) -> Response:
     if media_type not in (JSON, PROTOBUF):
         shown = media_type or "none"
         return _status(
@@ -205,8 +235,8 @@ async def export_traces(request: Request) -> Response:
     except TraceFormatError as exc:
         return _status(_INVALID_ARGUMENT, 400, str(exc), media_type)
     store, project = _store_and_project(request)
-    await run_in_threadpool(receive, store, batch, project=project)
-    return _response(batch, media_type)
+    failures = await run_in_threadpool(receive, store, batch, project=project)
+    return _response(batch, failures, media_type)
 
 
 otlp_router.include_router(intake_router)

@@ -27,6 +27,7 @@ from tracegrade.traces import read_trace
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Sequence
 
+    from tracegrade.redact import Redactor
     from tracegrade.traces import Trace
 
 __all__ = [
@@ -302,8 +303,11 @@ def _conventions(entries: Sequence[SpanEntry]) -> list[str]:
     return sorted(found, key=lambda name: -counts[name])
 
 
-def read_received(entries: Sequence[SpanEntry]) -> Trace:
+def read_received(entries: Sequence[SpanEntry], redactor: Redactor | None = None) -> Trace:
     """The run the spans record, read by the OpenInference or OTel GenAI reader.
+
+    Its secrets are redacted by ``redactor`` (default: the packaged rules), as every trace
+    read is.
 
     The reader whose attributes the spans carry most is tried first; the other when it
     cannot read them.
@@ -324,7 +328,7 @@ def read_received(entries: Sequence[SpanEntry]) -> Trace:
     failures: list[TraceFormatError] = []
     for name in conventions:
         try:
-            return read_trace(data, format_name=name)
+            return read_trace(data, format_name=name, redactor=redactor)
         except TraceFormatError as exc:
             failures.append(exc)
     raise failures[0]  # the reader the spans looked most like: its reason

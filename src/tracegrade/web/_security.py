@@ -9,6 +9,9 @@
   ``SameSite=Strict`` cookie holding an HMAC of the token bound to the session, never the
   token itself.
 * With no token configured every mutation is refused (403).
+* Every request must name an allowed host in its ``Host`` header (:class:`AllowedHosts`;
+  loopback names by default): a page of another site that rebinds its own name to
+  127.0.0.1 (DNS rebinding) sends its own name, and is refused with 400.
 """
 
 from __future__ import annotations
@@ -22,14 +25,19 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from starlette.requests import Request
 
 __all__ = [
     "ADMIN_COOKIE",
     "CHANGES_DISABLED",
+    "LOOPBACK_HOSTS",
     "SESSION_COOKIE",
     "TOKEN_ENV",
+    "AllowedHosts",
     "Security",
+    "host_name",
     "resolve_token",
 ]
 
@@ -40,6 +48,62 @@ CHANGES_DISABLED = (
     "changes are disabled: no admin token is configured; set TRACEGRADE_ADMIN_TOKEN"
     " (or pass admin_token to create_app) and restart tracegrade serve"
 )
+
+
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+"""The host names ``tracegrade serve`` answers to unless told more (``--allow-host``)."""
+
+
+def host_name(host: str) -> str:
+    """The name of a ``Host`` header or an allowed-host entry, without its port, lower case.
+
+    ``example.org:7600`` is ``example.org``; an IPv6 address keeps its brackets
+    (``[::1]:7600`` is ``[::1]``); a bare IPv6 address (``::1``) gets them.
+
+    Raises:
+        ValueError: The name is empty, or holds characters no host name has.
+    """
+    text = host.strip().lower()
+    if text.startswith("["):
+        name = text[: text.find("]") + 1] if "]" in text else ""
+    elif text.count(":") > 1:
+        name = f"[{text}]"  # a bare IPv6 address
+    else:
+        name = text.split(":", 1)[0]
+    if not name or any(c.isspace() or c in "/@?#" for c in name):
+        msg = f"{host!r} is not a host name (give a name or address, e.g. tracegrade.internal)"
+        raise ValueError(msg)
+    return name
+
+
+@dataclass(frozen=True, slots=True)
+class AllowedHosts:
+    """The host names the app answers to; any port (the name is what a rebinding changes)."""
+
+    names: frozenset[str]
+
+    @classmethod
+    def of(cls, extra: Iterable[str] = ()) -> AllowedHosts:
+        """The loopback names and ``extra`` ones.
+
+        Raises:
+            ValueError: An extra name is not a host name (see :func:`host_name`).
+        """
+        return cls(frozenset(host_name(name) for name in (*LOOPBACK_HOSTS, *extra)))
+
+    def refusal(self, host: str | None) -> str | None:
+        """Why a request with this ``Host`` header is refused, or ``None``."""
+        try:
+            name = host_name(host or "")
+        except ValueError:
+            name = ""
+        if name in self.names:
+            return None
+        shown = ", ".join(sorted(self.names))
+        return (
+            f"tracegrade: refused: Host {host!r} is not a name this server answers to ({shown});"
+            " start it with --allow-host NAME to add one\n"
+        )
 
 
 def resolve_token(admin_token: str | None) -> str | None:
