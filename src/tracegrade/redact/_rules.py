@@ -197,7 +197,7 @@ PACKAGED_RULES: tuple[RedactionRule, ...] = (
         accept=_has_digit,
         after="_-",
     ),
-    _rule("github-token", r"gh[pousr]_[A-Za-z0-9]{20,}", ("gh",)),
+    _rule("github-token", r"gh[pousr]_[A-Za-z0-9]{20,}", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_")),
     _rule("github-token", r"github_pat_[A-Za-z0-9_]{20,}", ("github_pat_",)),
     _rule("slack-token", r"xox[abposr]-[A-Za-z0-9-]{10,}", ("xox",)),
     _rule(
