@@ -28,6 +28,7 @@ PUBLIC_MODULES = [
     "tracegrade.proposals",
     "tracegrade.cost",
     "tracegrade.web",
+    "tracegrade.export",
 ]
 
 
