@@ -6,9 +6,14 @@ OpenTelemetry's own protobuf messages (``ExportLogsServiceRequest``), as a colle
 
 from __future__ import annotations
 
+import gzip
+import os
 import socket
+import subprocess
+import time
 from typing import TYPE_CHECKING, Any
 
+import pytest
 from fastapi import FastAPI, Request, Response
 from opentelemetry.proto.collector.logs.v1.logs_service_pb2 import (
     ExportLogsServiceRequest,
@@ -22,8 +27,6 @@ from tests.web._browser import Server
 if TYPE_CHECKING:
     from pathlib import Path
 
-    import pytest
-
 PROTOBUF = "application/x-protobuf"
 
 
@@ -33,8 +36,11 @@ def _collector(status: int = 200) -> tuple[FastAPI, list[ExportLogsServiceReques
 
     @app.post("/v1/logs")
     async def logs(request: Request) -> Response:
+        body = await request.body()
+        if request.headers.get("content-encoding") == "gzip":
+            body = gzip.decompress(body)
         export = ExportLogsServiceRequest()
-        export.ParseFromString(await request.body())
+        export.ParseFromString(body)
         if request.headers.get("content-type") == PROTOBUF:
             received.append(export)
         body = ExportLogsServiceResponse().SerializeToString()
@@ -173,3 +179,60 @@ def test_an_endpoint_is_needed(
     outcome = run_cli(capsys, "export", "otel", str(native))
     assert outcome.code == 2
     assert "no collector: pass --endpoint" in outcome.err
+
+
+@pytest.mark.slow
+def test_through_a_real_collector(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # No OpenTelemetry Collector is packaged by Debian; PyPI's `rotel` ships a Rust OTLP
+    # collector binary. It receives tracegrade's events and forwards them over OTLP/HTTP.
+    collector = os.environ.get("TRACEGRADE_OTEL_COLLECTOR")
+    if not collector:
+        pytest.skip(
+            "no collector: set TRACEGRADE_OTEL_COLLECTOR to a rotel-agent binary (pip install"
+            " rotel in a separate venv; docs/export.md) to send the events through it"
+        )
+    spans, native = write_runs(tmp_path)
+    app, received = _collector()
+    listen = _closed_port()
+    with Server(app) as server:
+        agent = subprocess.Popen(
+            [
+                collector,
+                "start",
+                "--otlp-http-endpoint",
+                f"127.0.0.1:{listen}",
+                "--otlp-grpc-endpoint",
+                f"127.0.0.1:{_closed_port()}",
+                "--exporter",
+                "otlp",
+                "--otlp-exporter-endpoint",
+                server.url,
+                "--otlp-exporter-protocol",
+                "http",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            deadline = time.monotonic() + 30
+            while True:
+                with socket.socket() as probe:
+                    if probe.connect_ex(("127.0.0.1", listen)) == 0:
+                        break
+                assert time.monotonic() < deadline, "the collector did not start"
+                time.sleep(0.1)
+            endpoint = f"http://127.0.0.1:{listen}/v1/logs"
+            outcome = run_cli(
+                capsys, "export", "otel", str(spans), str(native), "--endpoint", endpoint
+            )
+            assert outcome.code == 0, outcome.err
+            while sum(len(_events([r])) for r in received) < 7:
+                assert time.monotonic() < deadline + 30, "the collector forwarded too little"
+                time.sleep(0.1)
+        finally:
+            agent.terminate()
+            agent.wait(timeout=30)
+    events = _events(received)
+    assert len(events) == 7
+    assert {e["event_name"] for e in events} == {"gen_ai.evaluation.result"}
+    assert sorted(e["span_id"] for e in events if e["trace_id"] == TRACE_ID) == [LLM_SPAN] * 3
