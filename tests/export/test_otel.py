@@ -54,7 +54,7 @@ def _value(any_value: Any) -> object:
 
 
 def _events(received: list[ExportLogsServiceRequest]) -> list[dict[str, Any]]:
-    events = []
+    events: list[dict[str, Any]] = []
     for export in received:
         for resource in export.resource_logs:
             service = {kv.key: _value(kv.value) for kv in resource.resource.attributes}
