@@ -140,11 +140,12 @@ def test_a_marker_without_a_touchpoint_is_a_usage_error(pytester: pytest.Pyteste
         pytester,
         AGENT_TESTS.replace('(touchpoint="refund_agent")\ndef test_guess', "\ndef test_guess"),
     )
-    result = pytester.runpytest(*plugin_args())
+    result = pytester.runpytest(*plugin_args(), "--tracegrade-report", "r.json")
     assert result.ret == 4
     result.stderr.fnmatch_lines(
         ["ERROR: test_agent.py::test_guess: @pytest.mark.tracegrade takes one touchpoint id*"]
     )
+    assert not (pytester.path / "r.json").exists()  # a broken session reports no results
 
 
 def test_marked_tests_need_a_project(pytester: pytest.Pytester) -> None:

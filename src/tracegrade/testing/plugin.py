@@ -57,10 +57,14 @@ class _State:
     skipped: set[str] = field(default_factory=set)
     run: RunReport | None = None
     problem: str | None = None
+    written: Path | None = None  # where --tracegrade-report went
     project: Any = None  # tracegrade.evals.Project, loaded when a test is marked
 
 
 _STATE = pytest.StashKey[_State]()
+_BROKEN = frozenset(
+    {pytest.ExitCode.INTERRUPTED, pytest.ExitCode.INTERNAL_ERROR, pytest.ExitCode.USAGE_ERROR}
+)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -219,8 +223,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if state.problem is not None and session.exitstatus == pytest.ExitCode.OK:
         session.exitstatus = pytest.ExitCode.USAGE_ERROR
     target = config.getoption("tracegrade_report")
-    if target is None:
-        return
+    if target is None or session.exitstatus in _BROKEN:
+        return  # a session that broke wrote no report: a reader must not take it as results
     report = {
         "schema_version": REPORT_SCHEMA_VERSION,
         "cases": _cases(state),
@@ -230,6 +234,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     path = config.invocation_params.dir / target
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    state.written = path
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:  # noqa: ANN401 - pytest's TerminalReporter
@@ -250,7 +255,7 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
             " command stores the cases it reports"
         )
     target = config.getoption("tracegrade_report")
-    if target is not None:
+    if state.written is not None:
         terminalreporter.write_line(f"tracegrade: grades written to {target}")
 
 
