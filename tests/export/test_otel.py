@@ -66,6 +66,7 @@ def _events(received: list[ExportLogsServiceRequest]) -> list[dict[str, Any]]:
                         "event_name": record.event_name,
                         "trace_id": record.trace_id.hex(),
                         "span_id": record.span_id.hex(),
+                        "timestamped": record.time_unix_nano > 0,
                         "attributes": {kv.key: _value(kv.value) for kv in record.attributes},
                     }
                     for record in scope.log_records
@@ -87,8 +88,8 @@ def test_each_run_and_claim_is_one_event_parented_to_the_evaluated_span(
         " span that wrote the answer, 4 with gen_ai.response.id)\n"
     )
     events = _events(received)
-    assert {(e["service"], e["scope"], e["event_name"]) for e in events} == {
-        ("tracegrade", "tracegrade", "gen_ai.evaluation.result")
+    assert {(e["service"], e["scope"], e["event_name"], e["timestamped"]) for e in events} == {
+        ("tracegrade", "tracegrade", "gen_ai.evaluation.result", True)
     }
     from_spans = [e for e in events if e["trace_id"] == TRACE_ID]
     assert [e["span_id"] for e in from_spans] == [LLM_SPAN] * 3

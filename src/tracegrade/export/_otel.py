@@ -12,6 +12,7 @@ trace and span ids) when the run was read from spans, else it carries
 from __future__ import annotations
 
 import logging
+import time
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
@@ -163,10 +164,12 @@ def send_otel(
         BatchLogRecordProcessor(_Counted(), export_timeout_millis=int(timeout * 1000))
     )
     logger = provider.get_logger("tracegrade", __version__)
+    graded_at = time.time_ns()  # the evaluations' time: when they were made and sent
     with _quiet_sdk() as said:
         for evaluation in evaluations:
             logger.emit(
                 LogRecord(
+                    timestamp=graded_at,
                     context=parent(evaluation),
                     event_name=EVENT_NAME,
                     attributes=event_attributes(evaluation),
