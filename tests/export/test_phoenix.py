@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 import pytest
-from fastapi import FastAPI, HTTPException, Query
+from fastapi import FastAPI, Query, Response
+from fastapi.responses import JSONResponse, PlainTextResponse
 from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import TracerProvider
@@ -64,13 +65,15 @@ def _phoenix_contract(known_spans: set[str]) -> tuple[FastAPI, list[SpanAnnotati
     @app.post("/v1/span_annotations")
     def annotate_spans(
         request_body: AnnotateSpansRequestBody, sync: bool = Query(default=False)
-    ) -> dict[str, list[dict[str, str]]]:
+    ) -> Response:
         assert sync, "tracegrade asks for sync=true, to learn of unknown spans"
         missing = {d.span_id for d in request_body.data} - known_spans
-        if missing:
-            raise HTTPException(404, f"Spans with IDs {', '.join(missing)} do not exist.")
+        if missing:  # Phoenix answers this one in plain text (seen from a real server)
+            detail = f"Spans with IDs {', '.join(missing)} do not exist."
+            return PlainTextResponse(detail, status_code=404)
         stored.extend(request_body.data)
-        return {"data": [{"id": f"SpanAnnotation:{n}"} for n in range(len(request_body.data))]}
+        ids = [{"id": f"SpanAnnotation:{n}"} for n in range(len(request_body.data))]
+        return JSONResponse({"data": ids})
 
     return app, stored
 
@@ -111,9 +114,9 @@ def test_spans_phoenix_does_not_hold_are_a_clean_error(
         outcome = run_cli(capsys, "export", "phoenix", str(spans), "--url", server.url)
     assert outcome.code == 2
     assert outcome.err == (
-        f"tracegrade: error: Phoenix at {server.url} refused the annotations (404:"
-        f' {{"detail":"Spans with IDs {LLM_SPAN} do not exist."}}). Send the run\'s spans to'
-        " that Phoenix first; check --api-key\n"
+        f"tracegrade: error: Phoenix at {server.url} refused the annotations (404: Spans with"
+        f" IDs {LLM_SPAN} do not exist.). Send the run's spans to that Phoenix first; check"
+        " --api-key\n"
     )
     assert not stored
 
