@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
+from tests.testing.conftest import plugin_args
+
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -63,6 +65,8 @@ tell = "$25"
 
 def project(folder: Path, touchpoint: str = "refund_agent", *, min_share: float = 0.0) -> Path:
     """A tracegrade.toml whose touchpoint runs this folder's tests through pytest."""
+    # Loaded by name only when the installed package does not load it by its entry point.
+    loading = ", ".join(f'"{arg}"' for arg in plugin_args())
     text = f"""
 [store]
 url = "sqlite:///.tracegrade/tracegrade.db"
@@ -72,7 +76,7 @@ id = "{touchpoint}"
 kind = "agent_recipe"
 owner = "tests"
 suite_kind = "command"
-command = ["python", "-m", "pytest", "-q", "-p", "tracegrade.testing.plugin",
+command = ["python", "-m", "pytest", "-q", {loading},
            "--tracegrade-report", "grades.json"]
 output_format = "json"
 output = "grades.json"
