@@ -147,7 +147,9 @@ def _get(url: str) -> Any:
 
 def _send_openinference_run(url: str) -> None:
     """An agent run as OpenInference spans, over OTLP/HTTP with the OpenTelemetry SDK."""
-    provider = TracerProvider(resource=Resource.create({"service.name": "refund-agent"}))
+    provider = TracerProvider(
+        resource=Resource.create({"service.name": "refund-agent"}), shutdown_on_exit=False
+    )
     provider.add_span_processor(SimpleSpanProcessor(OTLPSpanExporter(f"{url}/v1/traces")))
     tracer = provider.get_tracer("tests")
     asked = "How long is the refund window, and what is the fee?"

@@ -159,7 +159,8 @@ def send_otel(
         return trace.set_span_in_context(trace.NonRecordingSpan(span))
 
     resource = Resource.create({"service.name": service_name, "service.version": __version__})
-    provider = LoggerProvider(resource=resource)
+    # Shut down here, not at exit: a later atexit shutdown would only log that it already was.
+    provider = LoggerProvider(resource=resource, shutdown_on_exit=False)
     provider.add_log_record_processor(
         BatchLogRecordProcessor(_Counted(), export_timeout_millis=int(timeout * 1000))
     )
