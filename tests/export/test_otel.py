@@ -22,7 +22,7 @@ from opentelemetry.proto.collector.logs.v1.logs_service_pb2 import (
 
 from tests.cli.runner import run_cli
 from tests.export._runs import LLM_SPAN, TRACE_ID, write_runs
-from tests.web._browser import Server
+from tests.export._server import Server, free_port
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -133,18 +133,11 @@ def test_each_run_and_claim_is_one_event_parented_to_the_evaluated_span(
     assert not any("gen_ai.response.id" in e["attributes"] for e in from_spans)
 
 
-def _closed_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-    return port  # closed again: nothing listens there
-
-
 def test_no_collector_is_an_infrastructure_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     _, native = write_runs(tmp_path)
-    endpoint = f"http://127.0.0.1:{_closed_port()}/v1/logs"
+    endpoint = f"http://127.0.0.1:{free_port()}/v1/logs"
     outcome = run_cli(
         capsys, "export", "otel", str(native), "--endpoint", endpoint, "--timeout", "1"
     )
@@ -194,7 +187,7 @@ def test_through_a_real_collector(tmp_path: Path, capsys: pytest.CaptureFixture[
         )
     spans, native = write_runs(tmp_path)
     app, received = _collector()
-    listen = _closed_port()
+    listen = free_port()
     with Server(app) as server:
         agent = subprocess.Popen(
             [
@@ -203,7 +196,7 @@ def test_through_a_real_collector(tmp_path: Path, capsys: pytest.CaptureFixture[
                 "--otlp-http-endpoint",
                 f"127.0.0.1:{listen}",
                 "--otlp-grpc-endpoint",
-                f"127.0.0.1:{_closed_port()}",
+                f"127.0.0.1:{free_port()}",
                 "--exporter",
                 "otlp",
                 "--otlp-exporter-endpoint",

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import time
 import urllib.request
@@ -31,7 +30,7 @@ from pydantic import BaseModel, ConfigDict
 
 from tests.cli.runner import run_cli
 from tests.export._runs import LLM_SPAN, write_runs
-from tests.web._browser import Server
+from tests.export._server import Server, free_port
 
 _STRICT = ConfigDict(extra="forbid")
 
@@ -133,13 +132,6 @@ def test_runs_not_read_from_spans_cannot_be_annotated(
 # The live Phoenix server -----------------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-    return port
-
-
 def _get(url: str) -> Any:
     with urllib.request.urlopen(url, timeout=10) as response:  # noqa: S310 - loopback
         return json.loads(response.read())
@@ -189,13 +181,13 @@ def test_a_real_phoenix_server_stores_the_annotations(
             "no Phoenix server: set TRACEGRADE_PHOENIX to the phoenix executable of a venv with"
             " arize-phoenix (docs/export.md) to run this test against a real one"
         )
-    port = _free_port()
+    port = free_port()
     url = f"http://127.0.0.1:{port}"
     env = {
         **os.environ,
         "PHOENIX_HOST": "127.0.0.1",
         "PHOENIX_PORT": str(port),
-        "PHOENIX_GRPC_PORT": str(_free_port()),
+        "PHOENIX_GRPC_PORT": str(free_port()),
         "PHOENIX_WORKING_DIR": str(tmp_path / "phoenix"),
         "PHOENIX_TELEMETRY_ENABLED": "false",
     }
