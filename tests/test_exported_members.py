@@ -29,6 +29,7 @@ PUBLIC_MODULES = [
     "tracegrade.cost",
     "tracegrade.web",
     "tracegrade.redact",
+    "tracegrade.export",
 ]
 
 

@@ -12,6 +12,7 @@ from tracegrade._extras import missing_extra
 from tracegrade.cli._baseline import baseline_group
 from tracegrade.cli._contract import contract_group
 from tracegrade.cli._cost import cost_command
+from tracegrade.cli._export import export_group
 from tracegrade.cli._formats import formats_command
 from tracegrade.cli._grade import grade_command
 from tracegrade.cli._guard import guard_group
@@ -53,6 +54,7 @@ cli.add_command(patterns_command)
 cli.add_command(proposals_group)
 cli.add_command(cost_command)
 cli.add_command(rubric_command)
+cli.add_command(export_group)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -35,7 +35,13 @@ from tracegrade.evals._contract import (
     WebSettings,
     registry_version,
 )
-from tracegrade.evals._dispatch import INFRA_EXIT_CODES, PreparedSuite, WorkUnit, prepare_suite
+from tracegrade.evals._dispatch import (
+    COMMAND_SUITE_VARIABLE,
+    INFRA_EXIT_CODES,
+    PreparedSuite,
+    WorkUnit,
+    prepare_suite,
+)
 from tracegrade.evals._drift import Change, FileDrift, drift
 from tracegrade.evals._executor import (
     Executor,
@@ -82,6 +88,7 @@ from tracegrade.evals._outcomes import (
     replay_outcomes,
     suite_outcomes,
 )
+from tracegrade.evals._recorded import record_outcomes
 from tracegrade.evals._registry import (
     SuiteFunction,
     TouchpointEntry,
@@ -93,6 +100,7 @@ from tracegrade.evals._retry import infra_status, is_infra, retry_infra
 from tracegrade.evals._runner import RUN_SCHEMA_VERSION, RunReport, TouchpointReport, run_evals
 
 __all__ = [
+    "COMMAND_SUITE_VARIABLE",
     "CONFIDENCE",
     "CONTRACT_SCHEMA_VERSION",
     "DEFAULT_STORE_URL",
@@ -163,6 +171,7 @@ __all__ = [
     "metric_for",
     "parse_command_output",
     "prepare_suite",
+    "record_outcomes",
     "registered_touchpoints",
     "registry_version",
     "replay_outcomes",

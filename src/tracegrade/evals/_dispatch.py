@@ -9,6 +9,7 @@ gate, callable or command suite (those report their cases only when they run).
 from __future__ import annotations
 
 import importlib
+import os
 import shutil
 import subprocess
 import sys
@@ -46,7 +47,17 @@ if TYPE_CHECKING:
     from tracegrade.redact import Redactor
     from tracegrade.traces import Trace
 
-__all__ = ["INFRA_EXIT_CODES", "PreparedSuite", "WorkUnit", "prepare_suite"]
+__all__ = [
+    "COMMAND_SUITE_VARIABLE",
+    "INFRA_EXIT_CODES",
+    "PreparedSuite",
+    "WorkUnit",
+    "prepare_suite",
+]
+
+COMMAND_SUITE_VARIABLE = "TRACEGRADE_COMMAND_SUITE"
+"""Set to ``1`` in a ``command`` suite's environment: the run that started the command
+stores the cases it reports, so tracegrade's pytest plugin does not store them again."""
 
 INFRA_EXIT_CODES = frozenset({3, 75})
 """Exit codes of a ``command`` suite that mean an infrastructure failure when it wrote no
@@ -179,6 +190,8 @@ class _CommandSuite:
         done = subprocess.run(  # noqa: S603
             self.command,
             cwd=self.root,
+            # Tells tracegrade's pytest plugin that this run stores the cases it reports.
+            env={**os.environ, COMMAND_SUITE_VARIABLE: "1"},
             capture_output=True,
             text=True,
             timeout=self.timeout,

@@ -55,7 +55,15 @@ if TYPE_CHECKING:
     from tracegrade.evals._registry import TouchpointEntry
     from tracegrade.store import JsonObject, Store
 
-__all__ = ["RUN_SCHEMA_VERSION", "RunReport", "TouchpointReport", "run_evals"]
+__all__ = [
+    "RUN_SCHEMA_VERSION",
+    "RunReport",
+    "TouchpointReport",
+    "case_metric",
+    "conclude_run",
+    "new_run_id",
+    "run_evals",
+]
 
 RUN_SCHEMA_VERSION = 1
 
@@ -131,11 +139,11 @@ class RunReport(BaseModel):
     stopped: str | None = None
 
 
-def _new_run_id() -> str:
+def new_run_id() -> str:
     return f"{datetime.now(UTC):%Y%m%dT%H%M%SZ}-{secrets.token_hex(3)}"
 
 
-def _case_metric(outcome: str) -> float | None:
+def case_metric(outcome: str) -> float | None:
     """A case's stored metric: 1 passed, 0 failed or broken, unknown when infra."""
     return None if outcome == "infra" else float(outcome == "passed")
 
@@ -195,7 +203,7 @@ class _Recorder:
             case_id=outcome.case,
             repeat=unit.repeat,
             outcome=outcome.outcome,
-            metric=_case_metric(outcome.outcome),
+            metric=case_metric(outcome.outcome),
             payload=payload,
         )
 
@@ -383,7 +391,7 @@ def run_evals(
         finished = _finished_units(store.case_results(resume))
     else:
         current = RunRecord(
-            run_id=run_id or _new_run_id(),
+            run_id=run_id or new_run_id(),
             lane=chosen_lane,
             registry_version=project.version,
             summary={"plan": plan},
@@ -412,17 +420,49 @@ def run_evals(
     except BaseException:
         store.finish_run(current.run_id, status="killed")
         raise
-    reports = tuple(_judge(entry, project, store, current.run_id, chosen_lane) for entry in entries)
-    calls = store.ai_calls(run_id=current.run_id)
-    reports = _costed(reports, calls)
-    decision = exit_code(report.verdict for report in reports)
-    report = RunReport(
-        run_id=current.run_id,
-        lane=chosen_lane,
-        registry_version=project.version,
+    return conclude_run(
+        project,
+        store,
+        entries,
+        current.run_id,
+        chosen_lane,
+        plan=plan,
         resumed=resume is not None,
         units=len(units),
         units_skipped=len(units) - len(pending),
+        stopped=stopped,
+    )
+
+
+def conclude_run(
+    project: Project,
+    store: Store,
+    entries: Sequence[TouchpointEntry],
+    run_id: str,
+    lane: Lane,
+    *,
+    plan: JsonObject,
+    resumed: bool = False,
+    units: int,
+    units_skipped: int = 0,
+    stopped: str | None = None,
+) -> RunReport:
+    """Judge each touchpoint of a run whose case results are stored, and finish the run.
+
+    The one ending of every run, whoever stored its cases (:func:`run_evals`, or a pytest
+    session through :func:`~tracegrade.evals.record_outcomes`).
+    """
+    reports = tuple(_judge(entry, project, store, run_id, lane) for entry in entries)
+    calls = store.ai_calls(run_id=run_id)
+    reports = _costed(reports, calls)
+    decision = exit_code(report.verdict for report in reports)
+    report = RunReport(
+        run_id=run_id,
+        lane=lane,
+        registry_version=project.version,
+        resumed=resumed,
+        units=units,
+        units_skipped=units_skipped,
         touchpoints=reports,
         exit_code=1 if stopped else decision.code,
         reason=f"stopped: {stopped}" if stopped else decision.reason,
@@ -431,7 +471,7 @@ def run_evals(
         stopped=stopped,
     )
     store.finish_run(
-        current.run_id,
+        run_id,
         status="killed" if stopped else "finished",
         summary={"plan": plan, "report": report.model_dump(mode="json")},
     )
