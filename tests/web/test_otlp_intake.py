@@ -279,6 +279,7 @@ def test_each_kind_in_a_tool_span_is_redacted_before_it_is_stored(
 
 def test_a_store_that_cannot_be_used_is_503_so_the_exporter_sends_again(tmp_path: Path) -> None:
     folder = tmp_path / "store"
+    folder.mkdir()  # a SQLite URL creates no folder but .tracegrade
     store = open_store(f"sqlite:///{folder / 'results.db'}")
     client = local_client(store)
     store.close()

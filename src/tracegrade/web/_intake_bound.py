@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from tracegrade.errors import TracegradeError
-from tracegrade.suites import load_suite
+from tracegrade.suites import load_decoders
 from tracegrade.web._intake_grade import grade_received
 
 if TYPE_CHECKING:
@@ -70,7 +70,7 @@ def trace_size(trace: Trace) -> int:
 def _grade_child(connection: Connection, trace: Trace, suite: Path | None) -> None:
     """The child: grade, and send ``("grade", json)`` or ``("problem", reason)``."""
     try:
-        decoders = tuple(load_suite(suite).decoders) if suite is not None else ()
+        decoders = load_decoders(suite) if suite is not None else ()
         connection.send(("grade", grade_received(trace, decoders)))
     except TracegradeError as exc:
         connection.send(("problem", f"not graded: {exc}"))
