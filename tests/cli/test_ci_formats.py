@@ -31,6 +31,12 @@ expect = {{answer = "{answer}"}}
 """
 
 
+@pytest.fixture(autouse=True)
+def _no_job_summary(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run under GitHub Actions, these tests must not append to the job's own summary."""
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+
+
 def _suite(tmp_path: Path, answer: str) -> Path:
     path = tmp_path / "suite.toml"
     path.write_text(SUITE.format(traces=TRACES.as_posix(), answer=answer), "utf-8")
