@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -164,4 +167,50 @@ def test_a_run_s_touchpoints_are_testcases_at_their_table_s_line(
     assert github.out == (
         f"::{level} file={toml},line=2,title=tp%3A {'failed' if code else 'failed-min'}"
         "::tp failed: 0.3 (3/10 share of passing cases) is below min 0.5\n"
+    )
+
+
+def test_a_trace_graded_with_a_question_file_points_at_the_trace(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
+    questions = _suite(tmp_path, "success")
+    trace = TRACES / "read-source.json"
+
+    result = run_cli(capsys, "grade", str(trace), "--question-file", str(questions),
+                     "--format", "junit")  # fmt: skip
+
+    assert result.code == 0
+    SCHEMA.validate(result.out)
+    # Grouped under the question file, pointed at the trace (a trace file: no line).
+    assert f'<testcase classname="{questions}" name="{trace}" file="{trace}">' in result.out
+
+
+def test_an_outage_is_a_junit_error_and_still_exits_3(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+):
+    folder = tmp_path / "outage"
+    folder.mkdir()
+    (folder / "evals.py").write_text("import sys\nsys.exit(3)\n", encoding="utf-8")
+    (folder / "tracegrade.toml").write_text(
+        '# one touchpoint\n\n[[touchpoints]]\nid = "legacy"\nkind = "prompt"\nowner = "t"\n'
+        f'command = [{json.dumps(sys.executable)}, "evals.py"]\noutput_format = "junit"\n'
+        'severity_on_fail = "block"\n',
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(time, "sleep", lambda _seconds: None)  # no backoff between retries
+    store = f"sqlite:///{tmp_path / 'store.db'}"
+
+    result = run_cli(capsys, "run", str(folder), "--store", store, "--format", "junit")
+
+    assert result.code == 3
+    SCHEMA.validate(result.out)
+    assert 'tests="1" failures="0" errors="1"' in result.out
+    assert f'file="{folder / "tracegrade.toml"}" line="3"' in result.out
+    (case,) = parse_command_output(result.out, "junit")
+    assert (case.outcome, case.detail) == (
+        "error",
+        (
+            "legacy: not measured, all 1 cases hit infrastructure failures (retry when the"
+            " provider is back)"
+        ),
     )

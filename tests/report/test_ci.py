@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 import xmlschema
+from hypothesis import given
+from hypothesis import strategies as st
 from junitparser import Error, Failure, JUnitXml, Skipped
 
 from tracegrade.report import (
@@ -233,3 +235,37 @@ def test_a_passing_case_has_no_annotation_and_no_row():
 
     assert github_annotations([case]) == []
     assert "| result |" not in github_summary("h", [case])
+
+
+def _unescaped(text: str) -> str:
+    """What the runner reads back (the toolkit's escapes, undone in reverse order)."""
+    for escaped, char in (("%2C", ","), ("%3A", ":"), ("%0A", "\n"), ("%0D", "\r"), ("%25", "%")):
+        text = text.replace(escaped, char)
+    return text
+
+
+@given(file=st.text(), title=st.text(min_size=1), message=st.text())
+def test_an_annotation_is_one_line_that_reads_back_to_its_parts(
+    file: str, title: str, message: str
+):
+    case = CiCase("c", "n", "failed", title, message=message, file=file, line=3)
+
+    (line,) = github_annotations([case])
+
+    assert "\n" not in line
+    assert "\r" not in line
+    head, _, data = line[2:].partition("::")
+    level, _, properties = head.partition(" ")
+    parts = dict(item.split("=", 1) for item in properties.split(","))
+    assert level == "error"
+    assert (_unescaped(parts["file"]), parts["line"], _unescaped(parts["title"])) == (
+        file, "3", title,
+    )  # fmt: skip
+    assert _unescaped(data) == (message or title)
+
+
+@given(name=st.text(), message=st.text(), output=st.text())
+def test_any_text_makes_a_valid_junit_document(name: str, message: str, output: str):
+    case = CiCase(name, name, "error", "t", message=message, output=output, file=name)
+
+    SCHEMA.validate(junit_xml(name, [case], time=0.5))

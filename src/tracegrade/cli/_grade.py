@@ -168,7 +168,7 @@ def grade_command(
     if failed:
         click.echo(f"\n{mismatch_summary(results)}", err=True)
         sys.exit(1)
-    if output_format == "text":
+    if output_format in {"text", "junit", "github"}:  # a closing line in the job log too
         click.echo(f"\n{success_summary(results)}", err=True)
 
 

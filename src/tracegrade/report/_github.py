@@ -72,10 +72,11 @@ def github_summary(heading: str, cases: Sequence[CiCase]) -> str:
     """The Markdown job summary: counts, then a row per case that did not pass or warns."""
     outcomes = [case.outcome for case in cases]
     warned = sum(case.outcome == "passed" and case.warns is not None for case in cases)
-    counts = ", ".join(
-        f"{outcomes.count(outcome)} {outcome}" for outcome in ("passed", "failed", "error")
+    counts = (
+        f"{outcomes.count('passed')} passed, {outcomes.count('failed')} failed,"
+        f" {outcomes.count('error')} errors, {outcomes.count('skipped')} skipped;"
+        f" {warned} with a warning or notice"
     )
-    counts += f", {outcomes.count('skipped')} skipped; {warned} with a warning or notice"
     lines = [f"### {_cell(heading)}", "", f"{len(cases)} case(s): {counts}.", ""]
     listed = [case for case in cases if _level(case) is not None]
     if listed:
@@ -86,5 +87,4 @@ def github_summary(heading: str, cases: Sequence[CiCase]) -> str:
             lines.append(f"| {result} | {_cell(case.name)} | {_cell(_where(case))} | {why} |")
         if len(listed) > SUMMARY_ROWS:
             lines += ["", f"... and {len(listed) - SUMMARY_ROWS} more (see the job's log)."]
-        lines.append("")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines).rstrip("\n") + "\n"
