@@ -13,6 +13,7 @@ import xmlschema
 from tests.cli.runner import run_cli
 from tests.cli.test_run import _project
 from tracegrade.evals import parse_command_output
+from tracegrade.report._ci import dotted
 
 REPO = Path(__file__).resolve().parents[2]
 TRACES = REPO / "examples" / "traces"
@@ -58,7 +59,7 @@ def test_a_suite_s_junit_report_fails_the_mismatched_case_and_keeps_the_exit_cod
     SCHEMA.validate(result.out)
     # tracegrade's own reader of a touchpoint's JUnit report reads it as CI servers do.
     (case,) = parse_command_output(result.out, "junit")
-    assert case.case == f"{suite}.read-source.json"
+    assert case.case == f"{dotted(str(suite))}.read-source.json"
     assert case.outcome == ("passed" if code == 0 else "failed")
     assert f'file="{suite}" line="9"' in result.out
     if code:
@@ -182,7 +183,8 @@ def test_a_trace_graded_with_a_question_file_points_at_the_trace(
     assert result.code == 0
     SCHEMA.validate(result.out)
     # Grouped under the question file, pointed at the trace (a trace file: no line).
-    assert f'<testcase classname="{questions}" name="{trace}" file="{trace}">' in result.out
+    classname = dotted(str(questions))
+    assert f'<testcase classname="{classname}" name="{trace}" file="{trace}">' in result.out
 
 
 def test_an_outage_is_a_junit_error_and_still_exits_3(

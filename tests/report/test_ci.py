@@ -22,6 +22,7 @@ from tracegrade.report import (
     github_summary,
     junit_xml,
 )
+from tracegrade.report._ci import dotted
 from tracegrade.suites import GradedRun, grade_runs, load_suite, run_suite
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -95,7 +96,7 @@ def test_the_junit_report_is_valid_and_reads_back_as_ci_servers_read_it(tmp_path
         "ci check", 2, 1, 0, 1.5,
     )  # fmt: skip
     first, second = list(suite)
-    assert (first.classname, first.name, first.time) == ("suite.toml", "read-source.json", 0.25)
+    assert (first.classname, first.name, first.time) == ("suite", "read-source.json", 0.25)
     assert isinstance(first.result[0], Failure)
     assert first.result[0].message == "answer: expected partial, got success"
     assert first.system_out.startswith("read-source.json\n  tools ")
@@ -269,3 +270,12 @@ def test_any_text_makes_a_valid_junit_document(name: str, message: str, output: 
     case = CiCase(name, name, "error", "t", message=message, output=output, file=name)
 
     SCHEMA.validate(junit_xml(name, [case], time=0.5))
+
+
+def test_a_file_becomes_a_dotted_class_name_without_its_suffix():
+    # Jenkins reads the part after the last dot as the class: "json" would be every run's.
+    assert dotted("examples/traces/grep-only.json") == "examples.traces.grep-only"
+    assert dotted("/srv/x/suite.toml") == "srv.x.suite"
+    assert dotted("../suite.toml") == "suite"
+    assert dotted("runs\\a.jsonl") == "runs.a"
+    assert dotted("") == ""

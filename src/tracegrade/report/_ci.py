@@ -16,6 +16,7 @@ pass, fail or warn by one set of rules:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Literal
 
 from tracegrade._text import collapse
@@ -26,10 +27,30 @@ if TYPE_CHECKING:
     from tracegrade.evals import TouchpointReport
     from tracegrade.suites import CaseResult, GradedRun
 
-__all__ = ["CiCase", "CiOutcome", "ci_case_of_result", "ci_case_of_run", "ci_case_of_touchpoint"]
+__all__ = [
+    "CiCase",
+    "CiOutcome",
+    "ci_case_of_result",
+    "ci_case_of_run",
+    "ci_case_of_touchpoint",
+    "dotted",
+]
 
 CiOutcome = Literal["passed", "failed", "error", "skipped"]
 """``error``: it could not be graded or measured at all (JUnit's ``<error>``)."""
+
+
+def dotted(path: str) -> str:
+    """A file as a JUnit class name: ``examples/traces/a.json`` is ``examples.traces.a``.
+
+    CI servers split a class name at its dots into package and class (Jenkins), so the
+    file's suffix would read as its class; ``.`` and ``..`` parts are dropped.
+    """
+    pure = PurePosixPath(path.replace("\\", "/"))
+    if not pure.name:
+        return path
+    parts = [part for part in pure.with_suffix("").parts if part not in {"/", ".", ".."}]
+    return ".".join(parts) or path
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +58,8 @@ class CiCase:
     """One test case of a CI report.
 
     Attributes:
-        classname: What CI servers group cases by: the suite, trace or project file.
+        classname: What CI servers group cases by: the suite, trace or project file, dotted
+            (:func:`dotted`).
         name: The case: its run name, or the touchpoint id.
         outcome: See :data:`CiOutcome`.
         title: A short heading for an annotation.
@@ -67,7 +89,7 @@ def ci_case_of_result(
     """A graded suite case (or a trace graded with ``--question-file``: ``suite`` is that file)."""
     failed = not result.matched
     return CiCase(
-        classname=suite,
+        classname=dotted(suite),
         name=result.run,
         outcome="failed" if failed else "passed",
         title=f"{result.run}: no longer matches its prediction" if failed else result.run,
@@ -83,7 +105,7 @@ def ci_case_of_run(run: GradedRun, *, failing: bool, time: float | None = None) 
     """A run graded with no question file; ``failing``: it broke the ``--fail-on`` rule."""
     if run.grade is None:
         return CiCase(
-            classname=run.path,
+            classname=dotted(run.path),
             name=run.run,
             outcome="error",
             title=f"{run.run}: could not be graded",
@@ -95,7 +117,7 @@ def ci_case_of_run(run: GradedRun, *, failing: bool, time: float | None = None) 
     claims = "\n".join(f'{claim.kind} "{collapse(claim.raw)}"' for claim in unsupported)
     title = f"{run.run}: {len(unsupported)} unsupported claim(s)"
     return CiCase(
-        classname=run.path,
+        classname=dotted(run.path),
         name=run.run,
         outcome="failed" if failing else "passed",
         title=title if unsupported else run.run,
@@ -130,7 +152,7 @@ def ci_case_of_touchpoint(
     heading = {"failed": "failed", "error": "infrastructure", "skipped": "not measured"}
     noted = outcome != "passed" or warns is not None
     return CiCase(
-        classname=project,
+        classname=dotted(project),
         name=item.touchpoint,
         outcome=outcome,
         title=f"{item.touchpoint}: {heading.get(outcome, verdict.status)}",
