@@ -77,6 +77,7 @@ def _run(command: str, store: Path) -> str:
         "TRACEGRADE_STORE_URL": f"sqlite:///{store}",
         "COLUMNS": "200",
     }
+    env.pop("GITHUB_STEP_SUMMARY", None)  # in GitHub Actions: keep the docs' runs out of it
     done = subprocess.run(
         ["/bin/bash", "-c", f"{{ {command}\n}} 2>&1"],
         cwd=ROOT,

@@ -6,17 +6,21 @@ With no question file the command is cli/_grade_runs.py.
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 import click
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from tracegrade.report import CiCase
     from tracegrade.suites import CaseResult
 
 __all__ = ["grade_command"]
 
-Format = Literal["text", "tsv", "json", "jsonl"]
+Format = Literal["text", "tsv", "json", "jsonl", "junit", "github"]
 
 
 @click.command("grade")
@@ -24,11 +28,13 @@ Format = Literal["text", "tsv", "json", "jsonl"]
 @click.option(
     "--format",
     "output_format",
-    type=click.Choice(["text", "tsv", "json", "jsonl"]),
+    type=click.Choice(["text", "tsv", "json", "jsonl", "junit", "github"]),
     default="text",
     show_default=True,
     help="text: a block per case or run; tsv: one row each; json: one object with a cases (or"
-    " runs) list and a summary; jsonl: one object per case or run, written as each is graded.",
+    " runs) list and a summary; jsonl: one object per case or run, written as each is graded;"
+    " junit: JUnit XML, a testcase each; github: GitHub Actions annotations, and a job summary"
+    " appended to $GITHUB_STEP_SUMMARY when set (docs/ci.md).",
 )
 @click.option(
     "--question-file",
@@ -105,6 +111,7 @@ def grade_command(
       tracegrade grade runs/ --workers 4
       tracegrade grade tau-bench-results.json --run task-7-trial-0
       tracegrade grade examples/suite.toml --format json
+      tracegrade grade examples/suite.toml --format junit > report.xml
       tracegrade grade run.json --question-file questions.toml --question model-name
     """
     bulk = fail_on is not None or workers != 1 or executor != "local"
@@ -133,16 +140,10 @@ def grade_command(
     if len(targets) != 1:
         raise click.UsageError("a suite file, or --question-file, grades one PATH")
     target = Path(targets[0])
+    started = time.perf_counter()
     if target.suffix == ".toml":
-        if question_file is not None or question_id is not None or format_name is not None:
-            raise click.UsageError(
-                "--question-file, --question and --from go with a trace file, not a suite"
-            )
-        if run_id is not None:
-            raise click.UsageError(
-                '--run goes with a trace file; a suite case names its run (run = "ID")'
-            )
-        results = _grade_suite(target, strict)
+        _suite_takes_none_of(question_file, question_id, format_name, run_id)
+        results, heading, cases = _grade_suite(target, strict)
     else:
         results = _grade_one(
             target,
@@ -152,27 +153,81 @@ def grade_command(
             strict=strict,
             run_id=run_id,
         )
-    _write(results, output_format)
+        heading = f"tracegrade grade {target} --question-file {question_file}"
+        cases = [_trace_case(result, question_file, target) for result in results]
+    if output_format == "junit" or output_format == "github":  # noqa: PLR1714 - narrows the type
+        from tracegrade.cli._ci import write_ci_report
+
+        elapsed = time.perf_counter() - started
+        write_ci_report(output_format, heading, cases, time=elapsed)
+    else:
+        _write(results, output_format)
     failed = [result for result in results if not result.matched]
     from tracegrade.report import mismatch_summary, success_summary
 
     if failed:
         click.echo(f"\n{mismatch_summary(results)}", err=True)
         sys.exit(1)
-    if output_format == "text":
+    if output_format in {"text", "junit", "github"}:  # a closing line in the job log too
         click.echo(f"\n{success_summary(results)}", err=True)
 
 
-def _grade_suite(path: Path, strict: bool | None) -> list[CaseResult]:
+def _suite_takes_none_of(
+    question_file: Path | None, question_id: str | None, format_name: str | None, run_id: str | None
+) -> None:
+    if question_file is not None or question_id is not None or format_name is not None:
+        raise click.UsageError(
+            "--question-file, --question and --from go with a trace file, not a suite"
+        )
+    if run_id is not None:
+        raise click.UsageError(
+            '--run goes with a trace file; a suite case names its run (run = "ID")'
+        )
+
+
+def _grade_suite(path: Path, strict: bool | None) -> tuple[list[CaseResult], str, list[CiCase]]:
+    """The suite's results, its name, and a CI case each (at its case's line, timed)."""
+    from tracegrade.report import ci_case_of_result
     from tracegrade.suites import load_suite, run_suite
 
     loaded = load_suite(path)
-    cases = run_suite(loaded, strict=strict)
+    graded = _timed(run_suite(loaded, strict=strict))
     total = len(loaded.suite.cases)
     if total < 20 or not sys.stderr.isatty():
-        return list(cases)
-    with click.progressbar(cases, length=total, label="grading", file=sys.stderr) as bar:
-        return list(bar)
+        timed = list(graded)
+    else:
+        with click.progressbar(graded, length=total, label="grading", file=sys.stderr) as bar:
+            timed = list(bar)
+    lines = loaded.case_lines()
+    cases = [
+        ci_case_of_result(
+            result,
+            suite=str(path),
+            line=lines[result.case - 1] if lines and result.case else None,
+            time=seconds,
+        )
+        for result, seconds in timed
+    ]
+    return [result for result, _ in timed], loaded.suite.suite.name or str(path), cases
+
+
+def _timed(results: Iterator[CaseResult]) -> Iterator[tuple[CaseResult, float]]:
+    """Each result with the seconds it took: suite cases are graded one after another."""
+    while True:
+        started = time.perf_counter()
+        result = next(results, None)
+        if result is None:
+            return
+        yield result, time.perf_counter() - started
+
+
+def _trace_case(result: CaseResult, question_file: Path | None, trace: Path) -> CiCase:
+    """A trace graded with --question-file: grouped under that file, pointed at the trace."""
+    from dataclasses import replace
+
+    from tracegrade.report import ci_case_of_result
+
+    return replace(ci_case_of_result(result, suite=str(question_file)), file=str(trace))
 
 
 def _grade_one(
@@ -210,7 +265,9 @@ def _grade_one(
     return grade_trace_runs(path, question, run_id, format_name, strict=strict, decoders=decoders)
 
 
-def _write(results: list[CaseResult], output_format: Format) -> None:
+def _write(
+    results: list[CaseResult], output_format: Literal["text", "tsv", "json", "jsonl"]
+) -> None:
     from tracegrade import report
 
     if output_format in {"json", "jsonl"}:

@@ -1,7 +1,8 @@
 """``tracegrade grade PATH...`` with no question file: every run found, graded by its claims.
 
 Results are written as they come (text, TSV or JSON Lines; JSON framed around them), in
-input order. A file that cannot be read is one line on stderr (and an error entry in JSON)
+input order (JUnit XML and GitHub annotations once every run is graded: a CI case each is
+kept, not the grade). A file that cannot be read is one line on stderr (and an error entry in JSON)
 and the others go on; exit 2 only when nothing could be read at all. Output starts with the
 first graded run, so a command that exits 2 has written nothing on stdout.
 """
@@ -9,6 +10,7 @@ first graded run, so a command that exits 2 has written nothing on stdout.
 from __future__ import annotations
 
 import sys
+import time
 from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
@@ -18,12 +20,12 @@ if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
 
     from tracegrade.claims import ClaimKind
-    from tracegrade.report import RunTally
+    from tracegrade.report import CiCase, RunTally
     from tracegrade.suites import GradedRun
 
 __all__ = ["grade_runs_command", "parse_fail_on"]
 
-RunsFormat = Literal["text", "tsv", "json", "jsonl"]
+RunsFormat = Literal["text", "tsv", "json", "jsonl", "junit", "github"]
 
 _PROGRESS_FILES = 5
 """More files than this on a terminal: a progress bar on stderr."""
@@ -92,7 +94,7 @@ def grade_runs_command(
         for target in found.empty
     ]
     tally = RunTally(len(found.files))
-    writer = _Writer(output_format, tally)
+    writer = _Writer(output_format, tally, heading=f"tracegrade grade {' '.join(targets)}")
     failing: list[str] = []
     runs = grade_runs(
         found.files,
@@ -108,7 +110,7 @@ def grade_runs_command(
             tally.add(run, failing=fails)
             if fails:
                 failing.append(run.run)
-            writer.write(run)
+            writer.write(run, failing=fails)
             advance(run)
     if tally.graded == 0:
         if tally.errors == 0:
@@ -138,14 +140,24 @@ def _chained(first: list[GradedRun], rest: Iterator[GradedRun]) -> Iterator[Grad
 class _Writer:
     """Writes each run as it comes; holds error entries until the first graded run."""
 
-    def __init__(self, output_format: RunsFormat, tally: RunTally) -> None:
+    def __init__(self, output_format: RunsFormat, tally: RunTally, *, heading: str) -> None:
         self.format = output_format
         self.tally = tally  # its summary closes the report
         self.started = False
         self.entries = 0
         self.held: list[GradedRun] = []
+        self.heading = heading
+        self.began = time.perf_counter()
+        self.cases: list[CiCase] = []  # junit and github: written when every run is graded
 
-    def write(self, run: GradedRun) -> None:
+    def write(self, run: GradedRun, *, failing: bool) -> None:
+        if self.format == "junit" or self.format == "github":  # noqa: PLR1714 - one check
+            from tracegrade.report import ci_case_of_run
+
+            if run.error is not None:
+                click.echo(f"tracegrade: error: {run.error}", err=True)
+            self.cases.append(ci_case_of_run(run, failing=failing))
+            return
         if run.error is not None:
             click.echo(f"tracegrade: error: {run.error}", err=True)
             if self.format not in {"json", "jsonl"}:
@@ -186,7 +198,13 @@ class _Writer:
             click.echo(("    " if first else ",\n    ") + _json(report.run_json(run)), nl=False)
 
     def finish(self) -> None:
-        if self.format == "json":
+        if self.format == "junit" or self.format == "github":  # noqa: PLR1714 - narrows the type
+            from tracegrade.cli._ci import write_ci_report
+
+            elapsed = time.perf_counter() - self.began
+            write_ci_report(self.format, self.heading, self.cases, time=elapsed)
+            click.echo(f"{self.tally.summary_text()}", err=True)
+        elif self.format == "json":
             click.echo(f'\n  ],\n  "summary": {_json(self.tally.summary_json())}\n}}')
         elif self.format == "text":
             click.echo(f"\n{self.tally.summary_text()}", err=True)

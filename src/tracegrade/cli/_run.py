@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Literal
 import click
 
 from tracegrade.cli._options import (
-    format_option,
     open_project_store,
     prices_option,
     project_file,
@@ -62,7 +61,16 @@ __all__ = ["run_command"]
 @prices_option(
     "A price file (TOML) over the packaged prices (default: the project's [cost] prices)."
 )
-@format_option
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json", "junit", "github"]),
+    default="text",
+    show_default=True,
+    help="text: a line per touchpoint; json: the run report; junit: JUnit XML, a testcase per"
+    " touchpoint; github: GitHub Actions annotations, and a job summary appended to"
+    " $GITHUB_STEP_SUMMARY when set (docs/ci.md).",
+)
 def run_command(
     *,
     target: Path,
@@ -74,7 +82,7 @@ def run_command(
     store_url: str | None,
     cost_limit: float | None,
     prices_path: Path | None,
-    output_format: Literal["text", "json"],
+    output_format: Literal["text", "json", "junit", "github"],
 ) -> None:
     """Run the touchpoints of TARGET (a tracegrade.toml, or its folder; default ./tracegrade.toml).
 
@@ -87,6 +95,7 @@ def run_command(
     Examples:
       tracegrade run examples/project
       tracegrade run --lane nightly --workers 4 --format json
+      tracegrade run --format junit > eval-report.xml
       tracegrade run --resume 20250101T120000Z-3f9a2c
       tracegrade run --cost-limit 5 --prices my-prices.toml
     """
@@ -133,6 +142,17 @@ def run_command(
         store.close()
     if output_format == "json":
         click.echo(report.model_dump_json(indent=2))
+    elif output_format == "junit" or output_format == "github":  # noqa: PLR1714 - narrows
+        from tracegrade.cli._ci import write_ci_report
+        from tracegrade.report import ci_case_of_touchpoint
+
+        lines = project.touchpoint_lines()
+        cases = [
+            ci_case_of_touchpoint(item, project=str(path), line=lines.get(item.touchpoint))
+            for item in report.touchpoints
+        ]
+        write_ci_report(output_format, f"tracegrade run {report.run_id}", cases, time=None)
+        _footer(report)
     else:
         click.echo(render_run(report), nl=False)
         _footer(report)

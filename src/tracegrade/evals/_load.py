@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
+from tracegrade._toml import array_table_lines
 from tracegrade.errors import ProjectError
 from tracegrade.evals._contract import ProjectConfig, registry_version
 from tracegrade.evals._errors import contract_error
@@ -74,6 +75,18 @@ class Project:
         if url.startswith(prefix) and rest and not rest.startswith(("/", ":memory:")):
             return prefix + (self.root / rest).as_posix()
         return url
+
+    def touchpoint_lines(self) -> dict[str, int]:
+        """The line of each file-declared touchpoint's ``[[touchpoints]]`` header, by id.
+
+        Touchpoints declared in Python, or tables whose ``id`` is not written on a line of
+        its own, have none; an unreadable file gives none.
+        """
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return {}
+        return {name: line for line, name in array_table_lines(text, "touchpoints") if name}
 
     def entry(self, touchpoint_id: str) -> TouchpointEntry:
         """The touchpoint with this id.

@@ -1,5 +1,14 @@
-"""Report: graded cases, and runs graded with no question file, as text, TSV or JSON (pure)."""
+"""Report: graded cases, runs and touchpoints as text, TSV, JSON, JUnit XML or GitHub (pure)."""
 
+from tracegrade.report._ci import (
+    CiCase,
+    CiOutcome,
+    ci_case_of_result,
+    ci_case_of_run,
+    ci_case_of_touchpoint,
+)
+from tracegrade.report._github import SUMMARY_ROWS, github_annotations, github_summary
+from tracegrade.report._junit import junit_xml
 from tracegrade.report._render import (
     REPORT_SCHEMA_VERSION,
     TSV_COLUMNS,
@@ -23,9 +32,18 @@ __all__ = [
     "REPORT_SCHEMA_VERSION",
     "RUNS_SCHEMA_VERSION",
     "RUN_TSV_COLUMNS",
+    "SUMMARY_ROWS",
     "TSV_COLUMNS",
+    "CiCase",
+    "CiOutcome",
     "RunTally",
     "case_json",
+    "ci_case_of_result",
+    "ci_case_of_run",
+    "ci_case_of_touchpoint",
+    "github_annotations",
+    "github_summary",
+    "junit_xml",
     "mismatch_summary",
     "report_json",
     "run_json",

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from tracegrade._toml import read_toml
+from tracegrade._toml import array_table_lines, read_toml
 from tracegrade._validation import error_message, first_error
 from tracegrade.errors import SuiteError, TraceFormatError, TracegradeError, UnknownQuestionError
 from tracegrade.observations import declared_decoders
@@ -62,6 +62,19 @@ class LoadedSuite:
             return ((self.trace_path(case.trace), case.trace),)
         found = sorted(path for path in self.traces_dir.glob(case.trace) if path.is_file())
         return tuple((path, path.relative_to(self.traces_dir).as_posix()) for path in found)
+
+    def case_lines(self) -> tuple[int, ...] | None:
+        """The line of each case's ``[[cases]]`` header, in case order; ``None`` when unknown.
+
+        Unknown when the file cannot be read again or its headers do not count the cases
+        (cases written inline, or a header-like line inside a multi-line string).
+        """
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+        lines = tuple(line for line, _id in array_table_lines(text, "cases"))
+        return lines if len(lines) == len(self.suite.cases) else None
 
     def case_named(self, label: str) -> Case | None:
         """The case written as ``label`` (see :attr:`Case.label`), or ``None``."""
@@ -322,7 +335,7 @@ def run_suite(loaded: LoadedSuite, *, strict: bool | None = None) -> Iterator[Ca
             graded = _graded(
                 trace, file, question, auto=auto, strict=strict, decoders=loaded.decoders
             )
-            result = CaseResult(run=name, grade=graded)
+            result = CaseResult(run=name, grade=graded, case=number)
             if case.expect is not None:
                 result = result.model_copy(
                     update={"expect": case.expect, "mismatches": check(graded, case.expect)}

@@ -119,6 +119,7 @@ class CaseResult(BaseModel):
         grade: What the grader concluded.
         expect: The prediction it was checked against, if any.
         mismatches: How the grade differs from the prediction; empty when it holds.
+        case: The 1-based number of the suite case that graded it; ``None`` outside a suite.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -126,6 +127,7 @@ class CaseResult(BaseModel):
     grade: Grade
     expect: Expectation | None = None
     mismatches: tuple[str, ...] = ()
+    case: int | None = None
 
     @property
     def matched(self) -> bool:
