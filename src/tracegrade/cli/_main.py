@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import sys
+import traceback
 from typing import TYPE_CHECKING
 
 import click
@@ -55,9 +57,33 @@ cli.add_command(cost_command)
 cli.add_command(rubric_command)
 
 
+INTERNAL_ERROR_EXIT = 3
+"""The exit code of an unexpected exception: a bug, not bad input and not a failed expectation."""
+
+
 def main(argv: Sequence[str] | None = None) -> None:
-    """Run the CLI; a tracegrade error prints one line on stderr and exits with its code."""
+    """Run the CLI; a tracegrade error prints one line on stderr and exits with its code.
+
+    Any other exception is a bug: one "internal error, please report" line and exit code 3,
+    never a traceback (whose exit code 1 would read as "an expectation failed").
+    """
     args = list(argv) if argv is not None else sys.argv[1:]
+    try:
+        _run(args)
+    except Exception as exc:  # noqa: BLE001 - the last line of defence, reported as a bug
+        where = traceback.extract_tb(exc.__traceback__)[-1:]
+        at = f" at {where[0].filename.rsplit('/', 1)[-1]}:{where[0].lineno}" if where else ""
+        click.echo(
+            f"tracegrade: internal error, please report: {type(exc).__name__}{at}: {exc}"
+            f" (tracegrade {__version__}; TRACEGRADE_TRACEBACK=1 prints the traceback)",
+            err=True,
+        )
+        if os.environ.get("TRACEGRADE_TRACEBACK") == "1":
+            traceback.print_exc()
+        sys.exit(INTERNAL_ERROR_EXIT)
+
+
+def _run(args: list[str]) -> None:
     try:
         cli.main(
             args=args,
