@@ -11,6 +11,7 @@ import click
 
 from tracegrade import __version__
 from tracegrade._extras import missing_extra
+from tracegrade._text import escape_controls
 from tracegrade.cli._baseline import baseline_group
 from tracegrade.cli._contract import contract_group
 from tracegrade.cli._cost import cost_command
@@ -74,7 +75,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         where = traceback.extract_tb(exc.__traceback__)[-1:]
         at = f" at {where[0].filename.rsplit('/', 1)[-1]}:{where[0].lineno}" if where else ""
         click.echo(
-            f"tracegrade: internal error, please report: {type(exc).__name__}{at}: {exc}"
+            "tracegrade: internal error, please report:"
+            f" {type(exc).__name__}{at}: {escape_controls(str(exc))}"
             f" (tracegrade {__version__}; TRACEGRADE_TRACEBACK=1 prints the traceback)",
             err=True,
         )
@@ -105,7 +107,7 @@ def _run(args: list[str]) -> None:
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except TracegradeError as exc:
-        click.echo(f"tracegrade: error: {exc}", err=True)
+        click.echo(f"tracegrade: error: {escape_controls(str(exc))}", err=True)
         sys.exit(exc.exit_code)
     except ImportError as exc:
         command = next((arg for arg in args if not arg.startswith("-")), "")
