@@ -11,6 +11,7 @@ recorded (:func:`tracegrade.cost.record_ai_call`) travel the same way, after its
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import itertools
 import math
@@ -367,8 +368,10 @@ class RayExecutor:
         For callers that run :meth:`execute` on another thread: Ray sets its signal
         handlers only when started on the main thread.
         """
-        ray = _import_ray()
-        started = self._start(ray)
+        local = (self.address or os.environ.get("RAY_ADDRESS") or None) is None
+        with _no_ray_egress() if local else contextlib.nullcontext():
+            ray = _import_ray()  # reads RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER on first import
+            started = self._start(ray)
         try:
             yield
         finally:
@@ -403,11 +406,11 @@ class RayExecutor:
 
         Any picklable units and results will do (``tracegrade grade DIR`` hands trace files).
         """
-        ray = _import_ray()
         if not units:
+            _import_ray()  # the missing extra is reported even with nothing to run
             return
         with self.running():
-            self._run(ray, units, work, record, done)
+            self._run(_import_ray(), units, work, record, done)
 
     def _run(
         self,
@@ -495,6 +498,37 @@ def _ray_in_flight(workers: int | None, cpus: int) -> int:
     if workers is None:
         return _IN_FLIGHT_PER_WORKER * cpus
     return _IN_FLIGHT_PER_WORKER * workers if cpus <= workers else workers
+
+
+# The environment a local Ray starts in (its processes inherit it), so that nothing calls
+# another machine (DESIGN.md: no network call unless a provider is configured):
+_RAY_OFFLINE = {
+    "RAY_USAGE_STATS_ENABLED": "0",  # no usage report
+    # A single-node instance on loopback: else each process finds "its" address with a UDP
+    # connect to 8.8.8.8 and the node listens on the machine's network address.
+    "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0",
+    # The dashboard probes cloud metadata (169.254.169.254, metadata.google.internal) with
+    # requests even with usage stats off; a proxy on a closed loopback port ends each probe.
+    "http_proxy": "http://127.0.0.1:9",
+    "HTTP_PROXY": "http://127.0.0.1:9",
+    "no_proxy": "localhost,127.0.0.1,::1",
+    "NO_PROXY": "localhost,127.0.0.1,::1",
+}
+
+
+@contextmanager
+def _no_ray_egress() -> Iterator[None]:
+    """The environment Ray starts its processes in: no call to another machine."""
+    saved = {name: os.environ.get(name) for name in _RAY_OFFLINE}
+    os.environ.update(_RAY_OFFLINE)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 def _import_ray() -> Any:  # noqa: ANN401 - ray has no stubs and is optional
