@@ -19,6 +19,7 @@ import multiprocessing
 import os
 import pickle
 import sys
+import time
 import uuid
 from concurrent.futures import (
     FIRST_COMPLETED,
@@ -32,6 +33,7 @@ from contextlib import contextmanager, suppress
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from tracegrade.errors import InfrastructureError, InputError, MissingExtraError
+from tracegrade.evals._orphans import exit_with
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Sequence
@@ -49,6 +51,9 @@ _BATCHES_PER_WORKER = 8
 """Batches per worker: enough that a slow batch does not leave the other workers idle."""
 _MAX_BATCH = 256
 """Units per batch at most, so a killed run loses little and progress moves."""
+_BATCH_SECONDS = 2.0
+"""A pool worker hands back what it finished once a batch has run this long (the rest of the
+batch goes out again): a ``kill -9`` of the run loses at most this much work per worker."""
 _IN_FLIGHT_PER_WORKER = 2
 """Batches handed out per worker at a time (process pool; Ray when it caps the workers): a
 stop (``--cost-limit``) then leaves at most one more batch per worker to finish, and no
@@ -137,14 +142,23 @@ def _batches(units: Sequence[UnitT], workers: int) -> list[list[UnitT]]:
 
 
 def _run_batch(
-    work: Callable[[UnitT, Callable[[ResultT], None]], None], units: Sequence[UnitT]
+    work: Callable[[UnitT, Callable[[ResultT], None]], None],
+    units: Sequence[UnitT],
+    seconds: float | None = None,
 ) -> Batch[UnitT, ResultT]:
-    """Run units one after another; each unit's outcomes, in order."""
+    """Run units one after another; each finished unit's outcomes, in order.
+
+    With ``seconds``, stop after the first unit that ends past that time: the caller sends
+    the units not run out again.
+    """
     results: Batch[UnitT, ResultT] = []
+    started = time.monotonic()
     for unit in units:
         outcomes: list[ResultT] = []
         work(unit, outcomes.append)
         results.append((unit, outcomes))
+        if seconds is not None and time.monotonic() - started >= seconds:
+            break
     return results
 
 
@@ -221,19 +235,21 @@ def _dumps(work: object) -> bytes:
 _WORKER: dict[str, Any] = {}
 
 
-def _install(payload: bytes, environment: dict[str, str]) -> None:
+def _install(payload: bytes, environment: dict[str, str], driver: int) -> None:
     """Process-pool initializer: load the run's work function once per worker process.
 
     The environment is this run's driver's: a worker forked from the fork server would
-    otherwise see the environment the server started with.
+    otherwise see the environment the server started with. The worker ends when the
+    driver does (:func:`tracegrade.evals._orphans.exit_with`), even after a ``kill -9``.
     """
+    exit_with(driver)
     os.environ.clear()
     os.environ.update(environment)
     _WORKER["pool"] = pickle.loads(payload)  # noqa: S301 - bytes this run's own driver pickled
 
 
 def _pool_batch(units: list[Any]) -> Batch[Any, Any]:
-    return _run_batch(_WORKER["pool"], units)
+    return _run_batch(_WORKER["pool"], units, _BATCH_SECONDS)
 
 
 def _pool_context() -> multiprocessing.context.BaseContext:
@@ -281,7 +297,7 @@ class ProcessExecutor:
             max_workers=min(self.workers, len(units)),
             mp_context=_pool_context(),
             initializer=_install,
-            initargs=(payload, dict(os.environ)),
+            initargs=(payload, dict(os.environ), os.getpid()),
         )
         try:
             waiting = _batches(units, self.workers)
@@ -290,13 +306,23 @@ class ProcessExecutor:
             # The order batches were handed out, for those not stored yet: a stored batch is
             # dropped here, so its results are freed as the run goes on, not at its end.
             submitted: dict[Future[Batch[UnitT, ResultT]], int] = {}
+            sent: dict[Future[Batch[UnitT, ResultT]], list[UnitT]] = {}
             handed_out = itertools.count()
 
             def top_up() -> None:  # each worker busy and one batch queued: no more in flight
                 while waiting and len(pending) < _IN_FLIGHT_PER_WORKER * self.workers:
-                    future = pool.submit(_pool_batch, waiting.pop())
+                    batch = waiting.pop()
+                    future = pool.submit(_pool_batch, batch)
                     submitted[future] = next(handed_out)
+                    sent[future] = batch
                     pending.add(future)
+
+            def rest(future: Future[Batch[UnitT, ResultT]]) -> None:
+                """Send out again the units a batch stopped before (its time ran out)."""
+                batch = sent.pop(future)
+                ran = len(future.result())
+                if ran < len(batch):
+                    waiting.append(batch[ran:])  # next out: the run keeps its order
 
             top_up()
             try:
@@ -308,6 +334,7 @@ class ProcessExecutor:
                     pending.difference_update(ordered)
                     for index, future in enumerate(ordered):
                         try:
+                            rest(future)
                             _deliver(future.result(), record, done)
                         except Exception:
                             pending.update(ordered[index + 1 :])
