@@ -52,7 +52,7 @@ def test_a_span_whose_id_repeats_an_ancestors_is_a_cycle_not_a_hang(tmp_path: Pa
 
     error = _read_within(_otel(tmp_path, loop))
     assert isinstance(error, TraceFormatError)
-    assert "its own ancestor" in str(error)
+    assert "parent links loop" in str(error)
     assert "spans.json" in str(error)
 
 

@@ -60,7 +60,7 @@ def bounded_depth(value: Any, name: str, where: str = "") -> Any:  # noqa: ANN40
         prefix = f"{where}: " if where else ""
         raise TraceFormatError(
             f"{prefix}arrays and objects nest more than {MAX_DEPTH} levels deep",
-            fix="tracegrade reads traces nested at most that deep; flatten the deep value",
+            fix="flatten the deep value (a JSON string that deep is kept as text, not parsed)",
             path=name,
         )
     return value

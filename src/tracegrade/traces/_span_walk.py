@@ -247,13 +247,13 @@ def _in_visit_order(children: dict[str | None, list[Span]], name: str) -> list[S
         if depth > MAX_DEPTH:
             raise TraceFormatError(
                 f"{span.where}: spans nest more than {MAX_DEPTH} levels deep",
-                fix="tracegrade reads span trees at most that deep",
+                fix="a span tree that deep is damaged or not a trace; re-export the trace",
                 path=name,
             )
         if id(span) in visited:
             raise TraceFormatError(
-                f"{span.where}: the span is its own ancestor (span id {span.span_id!r} is"
-                " repeated up its parent chain)",
+                f"{span.where}: the spans' parent links loop: this span is reached twice, under"
+                " a span whose id repeats one of its ancestors'",
                 fix="span ids must be unique within a trace; re-export the trace",
                 path=name,
             )
