@@ -134,14 +134,16 @@ def _mutate_tree(tree: Any, rng: random.Random) -> Any:
     return tree
 
 
-_MARKER = re.compile(rb'"__(digits|deep)_(\\d+)__"')
+_MARKER = re.compile(rb'"__(digits|deep)_(\d+)__"')
 
 
 def _marked(match: re.Match[bytes]) -> bytes:
     count = int(match.group(2))
     if match.group(1) == b"digits":
         return b"9" * count
-    return b"[" * count + b"1" + b"]" * count
+    if count % 2:
+        return b"[" * count + b"1" + b"]" * count
+    return b'{"type":[' * (count // 2) + b'"text"' + b"]}" * (count // 2)  # objects and arrays
 
 
 def _dumps(tree: Any) -> bytes:
