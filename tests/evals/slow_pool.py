@@ -27,12 +27,11 @@ def slow(unit: int, emit: Callable[[int], None]) -> None:
 
 def main(stored: Path) -> None:
     with stored.open("a", buffering=1) as out:
-        ProcessExecutor(2).execute(
-            list(range(UNITS)),
-            slow,
-            lambda unit, result: out.write(f"{unit}\n"),
-            lambda unit: None,
-        )
+
+        def record(unit: int, result: int) -> None:
+            out.write(f"{result}\n")
+
+        ProcessExecutor(2).execute(list(range(UNITS)), slow, record, lambda unit: None)
 
 
 if __name__ == "__main__":

@@ -33,7 +33,7 @@ _ODD_SCALARS: tuple[Any, ...] = (
     "\x00",
     "\x1b]0;title\x07",
     "\x1b]52;c;aGVsbG8=\x07",
-    "\ud800" if False else "\u202e",
+    "\u202e",  # right-to-left override
     "a" * 10_000,
     "user",
     "assistant",
