@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tracegrade._text import collapse, contains, is_blank, split_lines, trim
+from tracegrade._text import collapse, contains, escape_controls, is_blank, split_lines, trim
 
 JS_WHITESPACE = (
     "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
@@ -79,3 +79,11 @@ def test_split_lines_only_on_crlf_cr_lf_keeping_the_final_empty_piece(text, expe
 )
 def test_contains_lower_cases_both_sides_and_nothing_else(haystack, needle, expected) -> None:
     assert contains(haystack, needle) is expected
+
+
+def test_escape_controls_makes_terminal_sequences_visible_and_keeps_tabs_and_newlines():
+    osc52 = "\x1b]52;c;aGVsbG8=\x07"
+    assert escape_controls(f"a{osc52}b") == r"a\x1b]52;c;aGVsbG8=\x07b"
+    assert escape_controls("line\n\tindented\r") == "line\n\tindented\\x0d"
+    assert escape_controls("\x00\x7f\x85\x9b\xa0é") == "\\x00\\x7f\\x85\\x9b\xa0é"  # C1 too
+    assert escape_controls("plain text, 45 days") == "plain text, 45 days"

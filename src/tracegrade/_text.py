@@ -21,6 +21,7 @@ __all__ = [
     "collapse",
     "contains",
     "contains_each",
+    "escape_controls",
     "is_blank",
     "split_lines",
     "trim",
@@ -89,3 +90,17 @@ def contains_each(haystack: str, needles: Sequence[str]) -> list[bool]:
 def split_lines(text: str) -> list[str]:
     """Split on CRLF, CR or LF, keeping a final empty piece after a trailing break."""
     return LINE_BREAK.split(text)
+
+
+# C0 controls but tab and line feed, DEL, and C1 controls: what a terminal acts on.
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def escape_controls(text: str) -> str:
+    r"""Text safe to print on a terminal: each control character written as a visible escape.
+
+    Trace content reaches text output (``show``, grade text and TSV, guard replay, contract
+    check); an escape sequence in it could retitle the window or write the clipboard (OSC
+    52). ESC becomes the four characters ``\x1b``; tab and line feed are kept.
+    """
+    return _CONTROLS.sub(lambda match: f"\\x{ord(match.group()):02x}", text)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import click
 
+from tracegrade._text import escape_controls
 from tracegrade.errors import TracegradeError
 
 if TYPE_CHECKING:
@@ -94,7 +95,7 @@ def _text(runs: list[_Run]) -> str:
             lines.append(f"  frame {frame:<4} {failure.rule}  {source}{failure.detail}")
             if failure.claim is not None:
                 lines.append(f"    claim: {failure.claim}")
-    return "".join(f"{line}\n" for line in lines)
+    return escape_controls("".join(f"{line}\n" for line in lines))
 
 
 def _report(runs: list[_Run]) -> dict[str, Any]:

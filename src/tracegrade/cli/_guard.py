@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import click
 
+from tracegrade._text import escape_controls
+
 if TYPE_CHECKING:
     from tracegrade.guard import ReplayedCall
 
@@ -101,7 +103,7 @@ def _text(runs: list[tuple[str, str, tuple[ReplayedCall, ...]]], *, show_all: bo
                 continue
             figures = ", ".join(f"{u.figure.raw} at {u.location}" for u in decision.unsourced)
             lines.append(f"  frame {call.frame:<4} {decision.tool}  BLOCKED  unsourced: {figures}")
-    return "".join(f"{line}\n" for line in lines)
+    return escape_controls("".join(f"{line}\n" for line in lines))
 
 
 def _report(runs: list[tuple[str, str, tuple[ReplayedCall, ...]]], blocked: int) -> dict[str, Any]:

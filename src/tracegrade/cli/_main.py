@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import os
 import sys
+import traceback
 from typing import TYPE_CHECKING
 
 import click
 
 from tracegrade import __version__
 from tracegrade._extras import missing_extra
+from tracegrade._text import escape_controls
 from tracegrade.cli._baseline import baseline_group
 from tracegrade.cli._contract import contract_group
 from tracegrade.cli._cost import cost_command
@@ -57,9 +60,34 @@ cli.add_command(rubric_command)
 cli.add_command(export_group)
 
 
+INTERNAL_ERROR_EXIT = 3
+"""The exit code of an unexpected exception: a bug, not bad input and not a failed expectation."""
+
+
 def main(argv: Sequence[str] | None = None) -> None:
-    """Run the CLI; a tracegrade error prints one line on stderr and exits with its code."""
+    """Run the CLI; a tracegrade error prints one line on stderr and exits with its code.
+
+    Any other exception is a bug: one "internal error, please report" line and exit code 3,
+    never a traceback (whose exit code 1 would read as "an expectation failed").
+    """
     args = list(argv) if argv is not None else sys.argv[1:]
+    try:
+        _run(args)
+    except Exception as exc:  # noqa: BLE001 - the last line of defence, reported as a bug
+        where = traceback.extract_tb(exc.__traceback__)[-1:]
+        at = f" at {where[0].filename.rsplit('/', 1)[-1]}:{where[0].lineno}" if where else ""
+        click.echo(
+            "tracegrade: internal error, please report:"
+            f" {type(exc).__name__}{at}: {escape_controls(str(exc))}"
+            f" (tracegrade {__version__}; TRACEGRADE_TRACEBACK=1 prints the traceback)",
+            err=True,
+        )
+        if os.environ.get("TRACEGRADE_TRACEBACK") == "1":
+            traceback.print_exc()
+        sys.exit(INTERNAL_ERROR_EXIT)
+
+
+def _run(args: list[str]) -> None:
     try:
         cli.main(
             args=args,
@@ -81,7 +109,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except TracegradeError as exc:
-        click.echo(f"tracegrade: error: {exc}", err=True)
+        click.echo(f"tracegrade: error: {escape_controls(str(exc))}", err=True)
         sys.exit(exc.exit_code)
     except ImportError as exc:
         command = next((arg for arg in args if not arg.startswith("-")), "")

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Literal
 
 import click
 
+from tracegrade._text import escape_controls
+
 if TYPE_CHECKING:
     from tracegrade.traces import Frame, Trace
     from tracegrade.verdicts import Grade, GradedAnswerClaim
@@ -94,7 +96,7 @@ def _text(path: Path, trace: Trace, grade: Grade | None = None) -> str:
         *(_frame_line(index, frame) for index, frame in enumerate(trace.frames)),
         *(_claims_lines(grade) if grade is not None else ()),
     ]
-    return "\n".join(lines)
+    return escape_controls("\n".join(lines))
 
 
 def _graded(path: Path, trace: Trace, strict: bool | None) -> Grade:

@@ -11,6 +11,7 @@ recorded (:func:`tracegrade.cost.record_ai_call`) travel the same way, after its
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import itertools
 import math
@@ -18,6 +19,7 @@ import multiprocessing
 import os
 import pickle
 import sys
+import time
 import uuid
 from concurrent.futures import (
     FIRST_COMPLETED,
@@ -31,6 +33,7 @@ from contextlib import contextmanager, suppress
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from tracegrade.errors import InfrastructureError, InputError, MissingExtraError
+from tracegrade.evals._orphans import exit_with
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Sequence
@@ -48,6 +51,9 @@ _BATCHES_PER_WORKER = 8
 """Batches per worker: enough that a slow batch does not leave the other workers idle."""
 _MAX_BATCH = 256
 """Units per batch at most, so a killed run loses little and progress moves."""
+_BATCH_SECONDS = 2.0
+"""A pool worker hands back what it finished once a batch has run this long (the rest of the
+batch goes out again): a ``kill -9`` of the run loses at most this much work per worker."""
 _IN_FLIGHT_PER_WORKER = 2
 """Batches handed out per worker at a time (process pool; Ray when it caps the workers): a
 stop (``--cost-limit``) then leaves at most one more batch per worker to finish, and no
@@ -136,14 +142,23 @@ def _batches(units: Sequence[UnitT], workers: int) -> list[list[UnitT]]:
 
 
 def _run_batch(
-    work: Callable[[UnitT, Callable[[ResultT], None]], None], units: Sequence[UnitT]
+    work: Callable[[UnitT, Callable[[ResultT], None]], None],
+    units: Sequence[UnitT],
+    seconds: float | None = None,
 ) -> Batch[UnitT, ResultT]:
-    """Run units one after another; each unit's outcomes, in order."""
+    """Run units one after another; each finished unit's outcomes, in order.
+
+    With ``seconds``, stop after the first unit that ends past that time: the caller sends
+    the units not run out again.
+    """
     results: Batch[UnitT, ResultT] = []
+    started = time.monotonic()
     for unit in units:
         outcomes: list[ResultT] = []
         work(unit, outcomes.append)
         results.append((unit, outcomes))
+        if seconds is not None and time.monotonic() - started >= seconds:
+            break
     return results
 
 
@@ -220,19 +235,21 @@ def _dumps(work: object) -> bytes:
 _WORKER: dict[str, Any] = {}
 
 
-def _install(payload: bytes, environment: dict[str, str]) -> None:
+def _install(payload: bytes, environment: dict[str, str], driver: int) -> None:
     """Process-pool initializer: load the run's work function once per worker process.
 
     The environment is this run's driver's: a worker forked from the fork server would
-    otherwise see the environment the server started with.
+    otherwise see the environment the server started with. The worker ends when the
+    driver does (:func:`tracegrade.evals._orphans.exit_with`), even after a ``kill -9``.
     """
+    exit_with(driver)
     os.environ.clear()
     os.environ.update(environment)
     _WORKER["pool"] = pickle.loads(payload)  # noqa: S301 - bytes this run's own driver pickled
 
 
 def _pool_batch(units: list[Any]) -> Batch[Any, Any]:
-    return _run_batch(_WORKER["pool"], units)
+    return _run_batch(_WORKER["pool"], units, _BATCH_SECONDS)
 
 
 def _pool_context() -> multiprocessing.context.BaseContext:
@@ -280,7 +297,7 @@ class ProcessExecutor:
             max_workers=min(self.workers, len(units)),
             mp_context=_pool_context(),
             initializer=_install,
-            initargs=(payload, dict(os.environ)),
+            initargs=(payload, dict(os.environ), os.getpid()),
         )
         try:
             waiting = _batches(units, self.workers)
@@ -289,13 +306,23 @@ class ProcessExecutor:
             # The order batches were handed out, for those not stored yet: a stored batch is
             # dropped here, so its results are freed as the run goes on, not at its end.
             submitted: dict[Future[Batch[UnitT, ResultT]], int] = {}
+            sent: dict[Future[Batch[UnitT, ResultT]], list[UnitT]] = {}
             handed_out = itertools.count()
 
             def top_up() -> None:  # each worker busy and one batch queued: no more in flight
                 while waiting and len(pending) < _IN_FLIGHT_PER_WORKER * self.workers:
-                    future = pool.submit(_pool_batch, waiting.pop())
+                    batch = waiting.pop()
+                    future = pool.submit(_pool_batch, batch)
                     submitted[future] = next(handed_out)
+                    sent[future] = batch
                     pending.add(future)
+
+            def rest(future: Future[Batch[UnitT, ResultT]]) -> None:
+                """Send out again the units a batch stopped before (its time ran out)."""
+                batch = sent.pop(future)
+                ran = len(future.result())
+                if ran < len(batch):
+                    waiting.append(batch[ran:])  # next out: the run keeps its order
 
             top_up()
             try:
@@ -307,6 +334,7 @@ class ProcessExecutor:
                     pending.difference_update(ordered)
                     for index, future in enumerate(ordered):
                         try:
+                            rest(future)
                             _deliver(future.result(), record, done)
                         except Exception:
                             pending.update(ordered[index + 1 :])
@@ -367,8 +395,10 @@ class RayExecutor:
         For callers that run :meth:`execute` on another thread: Ray sets its signal
         handlers only when started on the main thread.
         """
-        ray = _import_ray()
-        started = self._start(ray)
+        local = (self.address or os.environ.get("RAY_ADDRESS") or None) is None
+        with _no_ray_egress() if local else contextlib.nullcontext():
+            ray = _import_ray()  # reads RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER on first import
+            started = self._start(ray)
         try:
             yield
         finally:
@@ -403,11 +433,11 @@ class RayExecutor:
 
         Any picklable units and results will do (``tracegrade grade DIR`` hands trace files).
         """
-        ray = _import_ray()
         if not units:
+            _import_ray()  # the missing extra is reported even with nothing to run
             return
         with self.running():
-            self._run(ray, units, work, record, done)
+            self._run(_import_ray(), units, work, record, done)
 
     def _run(
         self,
@@ -495,6 +525,37 @@ def _ray_in_flight(workers: int | None, cpus: int) -> int:
     if workers is None:
         return _IN_FLIGHT_PER_WORKER * cpus
     return _IN_FLIGHT_PER_WORKER * workers if cpus <= workers else workers
+
+
+# The environment a local Ray starts in (its processes inherit it), so that nothing calls
+# another machine (DESIGN.md: no network call unless a provider is configured):
+_RAY_OFFLINE = {
+    "RAY_USAGE_STATS_ENABLED": "0",  # no usage report
+    # A single-node instance on loopback: else each process finds "its" address with a UDP
+    # connect to 8.8.8.8 and the node listens on the machine's network address.
+    "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0",
+    # The dashboard probes cloud metadata (169.254.169.254, metadata.google.internal) with
+    # requests even with usage stats off; a proxy on a closed loopback port ends each probe.
+    "http_proxy": "http://127.0.0.1:9",
+    "HTTP_PROXY": "http://127.0.0.1:9",
+    "no_proxy": "localhost,127.0.0.1,::1",
+    "NO_PROXY": "localhost,127.0.0.1,::1",
+}
+
+
+@contextmanager
+def _no_ray_egress() -> Iterator[None]:
+    """The environment Ray starts its processes in: no call to another machine."""
+    saved = {name: os.environ.get(name) for name in _RAY_OFFLINE}
+    os.environ.update(_RAY_OFFLINE)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 def _import_ray() -> Any:  # noqa: ANN401 - ray has no stubs and is optional

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from tracegrade._text import escape_controls
+
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
@@ -66,12 +68,12 @@ def text_block(result: CaseResult) -> str:
     if unsourced:  # only then: a block without figures reads as the reference grader's
         lines.append(_label("figures", "unsourced: " + ", ".join(f.raw for f in unsourced)))
     lines.extend(_label("MISMATCH", mismatch) for mismatch in result.mismatches)
-    return "\n".join(lines)
+    return escape_controls("\n".join(lines))
 
 
 def _tsv_cell(value: str) -> str:
     # A tab or line break inside a value would shift the columns.
-    return value.replace("\t", " ").replace("\r", " ").replace("\n", " ")
+    return escape_controls(value.replace("\t", " ").replace("\r", " ").replace("\n", " "))
 
 
 def tsv_row(result: CaseResult) -> str:
@@ -172,4 +174,4 @@ def mismatch_summary(results: Sequence[CaseResult]) -> str:
     lines.extend(
         f"  {result.run}: {mismatch}" for result in failed for mismatch in result.mismatches
     )
-    return "\n".join(lines)
+    return escape_controls("\n".join(lines))

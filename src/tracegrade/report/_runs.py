@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, get_args
 
-from tracegrade._text import collapse
+from tracegrade._text import collapse, escape_controls
 from tracegrade.claims import ClaimKind
 
 if TYPE_CHECKING:
@@ -109,11 +109,11 @@ def run_text_block(run: GradedRun) -> str:
         _label("grounded", grounded),
     ]
     lines.extend(_claim_line(claim) for claim in _ordered(claims))
-    return "\n".join(lines)
+    return escape_controls("\n".join(lines))
 
 
 def _tsv_cell(value: str) -> str:
-    return value.replace("\t", " ").replace("\r", " ").replace("\n", " ")
+    return escape_controls(value.replace("\t", " ").replace("\r", " ").replace("\n", " "))
 
 
 def run_tsv_row(run: GradedRun) -> str:

@@ -203,6 +203,12 @@ def _message_frames(message: Any, name: str, at: str, ledger: CallLedger) -> lis
                 path=name,
             )
         kind = block.get("type")
+        if not isinstance(kind, str):
+            raise TraceFormatError(
+                f"{here}: a content block's 'type' must be a string, got {json_type(kind)}",
+                fix=_FIX,
+                path=name,
+            )
         if kind == "text":
             text = block.get("text")
             if not isinstance(text, str):
@@ -216,7 +222,7 @@ def _message_frames(message: Any, name: str, at: str, ledger: CallLedger) -> lis
         flush()
         if kind in ("tool_use", "server_tool_use"):
             frames.append(tool_use_frame(block, name, here, ledger))
-        elif kind == "tool_result" or (isinstance(kind, str) and kind.endswith("_tool_result")):
+        elif kind == "tool_result" or kind.endswith("_tool_result"):
             frames.append(tool_result_frame(block, name, here, ledger))
         elif kind not in _SKIPPED_BLOCKS:
             raise TraceFormatError(

@@ -218,6 +218,8 @@ def _assistant(message: dict[str, Any], thread: _Thread, name: str, at: str) -> 
     for number, block in enumerate(_blocks(message, name, at)):
         here = f"{at}, block {number}"
         kind = block.get("type")
+        if not isinstance(kind, str):
+            raise _unknown_block(kind, name, here)
         if kind == "text":
             text = _text(block, name, here)
             if synthetic:
@@ -243,6 +245,8 @@ def _user(
     for number, block in enumerate(_blocks(message, name, at)):
         here = f"{at}, block {number}"
         kind = block.get("type")
+        if not isinstance(kind, str):
+            raise _unknown_block(kind, name, here)
         if kind == "text":
             text = _text(block, name, here)
             if injected_line:

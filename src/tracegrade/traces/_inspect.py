@@ -14,6 +14,7 @@ import io
 import os
 import re
 import zipfile
+import zlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -176,7 +177,7 @@ def _load_json_log(data: bytes, name: str) -> _Log:
 def _load_zip(data: bytes, name: str) -> _Log:
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
-    except zipfile.BadZipFile as exc:
+    except (zipfile.BadZipFile, NotImplementedError, ValueError, EOFError) as exc:
         raise TraceFormatError(
             f"not a readable .eval zip ({exc})",
             fix="the log may be truncated or still being written; re-copy it once the run ends",
@@ -198,10 +199,21 @@ def _load_zip(data: bytes, name: str) -> _Log:
     return _Log(header, iter(samples))
 
 
+# What a damaged member raises: bad offsets, corrupt deflate, a compression zipfile lacks.
+_DAMAGED_MEMBER = (
+    zipfile.BadZipFile,
+    OSError,
+    EOFError,
+    zlib.error,
+    NotImplementedError,
+    ValueError,
+)
+
+
 def _member_json(archive: zipfile.ZipFile, member: str, name: str) -> Any:  # noqa: ANN401 - any JSON value
     try:
         data = archive.read(member)
-    except (zipfile.BadZipFile, OSError, EOFError) as exc:  # a damaged member
+    except _DAMAGED_MEMBER as exc:
         raise TraceFormatError(
             f"{member}: cannot be read from the zip ({exc})",
             fix="the log may be truncated; re-copy it once the run ends",

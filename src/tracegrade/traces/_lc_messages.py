@@ -320,11 +320,7 @@ def content_text(content: Any) -> str:  # noqa: ANN401 - any JSON value
         return content
     if not isinstance(content, list):
         return ""
-    parts = [
-        part
-        for part in content
-        if isinstance(part, str) or (isinstance(part, dict) and part.get("type") in _TEXT_TYPES)
-    ]
+    parts = [part for part in content if isinstance(part, str) or _is_text_part(part)]
     return parts_text(parts)
 
 
@@ -363,15 +359,22 @@ class ChunkMerger:
         for position, part in enumerate(chunk.content_parts):
             if isinstance(part, str):
                 self._texts.setdefault("string", []).append(part)
-            elif isinstance(part, dict) and part.get("type") in _TEXT_TYPES:
+            elif _is_text_part(part):
                 text = part.get("text")
-                key = part.get("index", f"part {position}")
+                index = part.get("index")
+                key = index if isinstance(index, int | str) else f"part {position}"
                 self._texts.setdefault(key, []).append(text if isinstance(text, str) else "")
         for position, piece in enumerate(chunk.call_chunks):
             if not isinstance(piece, dict):
                 continue
-            index = piece.get("index")
-            slot: object = index if index is not None else piece.get("id") or f"call {position}"
+            index, call_id = piece.get("index"), piece.get("id")
+            slot: object = (
+                index
+                if isinstance(index, int | str)
+                else call_id
+                if isinstance(call_id, str) and call_id
+                else f"call {position}"
+            )
             merged = self._calls.setdefault(slot, {"id": "", "name": "", "args": ""})
             for part in ("name", "args"):
                 value = piece.get(part)
@@ -423,3 +426,11 @@ def message_frames(message: LcMessage, ledger: CallLedger, name: str, at: str) -
             )
         frames.append(placed(result, at))
     return frames
+
+
+def _is_text_part(part: object) -> bool:
+    """A content part of a text type (a part whose ``type`` is not a string is not one)."""
+    if not isinstance(part, dict):
+        return False
+    kind = part.get("type")
+    return isinstance(kind, str) and kind in _TEXT_TYPES

@@ -9,6 +9,7 @@ import orjson
 from pydantic import ValidationError
 
 from tracegrade.errors import TraceFormatError
+from tracegrade.traces._limits import bounded_depth
 from tracegrade.traces._model import Trace
 from tracegrade.traces._registry import reader
 
@@ -82,7 +83,7 @@ def parse_native_trace(data: bytes | str, name: str = "<bytes>") -> Trace:
             fix="the file may be truncated or not a JSON trace; re-export it",
             path=name,
         ) from exc
-    return validate_native_trace(raw, name)
+    return validate_native_trace(bounded_depth(raw, name), name)
 
 
 def validate_native_trace(raw: Any, name: str = "<bytes>") -> Trace:  # noqa: ANN401 - any JSON value
@@ -132,7 +133,8 @@ def _native_frame(frame: object, index: int, name: str) -> object:
     """Keep a frame's native keys only (others are ignored, as the format says)."""
     if not isinstance(frame, dict):
         return frame  # validation names it
-    keys = _FRAME_KEYS.get(frame.get("type"))  # type: ignore[arg-type]
+    kind = frame.get("type")
+    keys = _FRAME_KEYS.get(kind) if isinstance(kind, str) else None
     if keys is None:
         if "type" in frame:
             raise TraceFormatError(

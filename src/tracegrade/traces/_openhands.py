@@ -235,6 +235,11 @@ class _Stream:
 
     def _observation(self, event: dict[str, Any], at: str) -> list[Frame]:
         kind = event["observation"]
+        if not isinstance(kind, str):
+            raise TraceFormatError(
+                f"{at}: 'observation' must be a string, got {json_type(kind)}",
+                fix=_FIX,
+            )
         content = event.get("content")
         text = content if isinstance(content, str) else _text(None, event)
         if kind in _SKIPPED_OBSERVATIONS:

@@ -95,6 +95,12 @@ class OtelGenAI:
         """``execute_tool`` is a tool span; a model operation or messages make an LLM span."""
         attrs = span.attributes
         operation = attrs.get("gen_ai.operation.name")
+        if operation is not None and not isinstance(operation, str):
+            raise TraceFormatError(
+                f"{span.where}: 'gen_ai.operation.name' must be a string,"
+                f" got {json_type(operation)}",
+                fix="the operation is a name such as 'chat' or 'execute_tool'",
+            )
         if operation == "execute_tool" or (operation is None and "gen_ai.tool.name" in attrs):
             return "tool"
         if operation in _MODEL_CALLS:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from tracegrade._plugins import load_plugins
 from tracegrade.errors import RegistryError, TraceFormatError
+from tracegrade.traces._limits import refuse_special_file
 from tracegrade.traces._placing import gc_paused
 
 if TYPE_CHECKING:
@@ -209,6 +210,7 @@ def read_traces(
         return
     name = str(source)
     try:
+        refuse_special_file(Path(source), name)
         with Path(source).open("rb") as file:
             head = file.read(SNIFF_BYTES)
             chosen = _choose(name, name, head, format_name)

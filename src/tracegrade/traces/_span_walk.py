@@ -18,6 +18,7 @@ import orjson
 
 from tracegrade._text import is_blank
 from tracegrade.errors import TraceFormatError
+from tracegrade.traces._limits import MAX_DEPTH
 from tracegrade.traces._model import AssistantFrame, SystemFrame, UserFrame
 from tracegrade.traces._pairing import CallLedger
 from tracegrade.traces._placing import placed
@@ -231,14 +232,34 @@ class _Walk:
             self.result(source_id, value, ok=run.ok, origin=span.origin, where=span.where)
 
 
-def _in_visit_order(children: dict[str | None, list[Span]]) -> list[Span]:
-    """Every span, depth first from the roots, each span's children in time order."""
+def _in_visit_order(children: dict[str | None, list[Span]], name: str) -> list[Span]:
+    """Every span, depth first from the roots, each span's children in time order.
+
+    Raises:
+        TraceFormatError: A span is reached twice: its id repeats an ancestor's, so the
+            parent links form a cycle (walking it would never end).
+    """
     ordered: list[Span] = []
-    pending = list(reversed(children.get(None, [])))
+    visited: set[int] = set()
+    pending = [(span, 1) for span in reversed(children.get(None, []))]
     while pending:
-        span = pending.pop()
+        span, depth = pending.pop()
+        if depth > MAX_DEPTH:
+            raise TraceFormatError(
+                f"{span.where}: spans nest more than {MAX_DEPTH} levels deep",
+                fix="a span tree that deep is damaged or not a trace; re-export the trace",
+                path=name,
+            )
+        if id(span) in visited:
+            raise TraceFormatError(
+                f"{span.where}: the spans' parent links loop: this span is reached twice, under"
+                " a span whose id repeats one of its ancestors'",
+                fix="span ids must be unique within a trace; re-export the trace",
+                path=name,
+            )
+        visited.add(id(span))
         ordered.append(span)
-        pending.extend(reversed(children.get(span.span_id, [])))
+        pending.extend((child, depth + 1) for child in reversed(children.get(span.span_id, [])))
     return ordered
 
 
@@ -273,9 +294,10 @@ def spans_trace(group: SpanGroup, convention: Convention, name: str) -> Trace:
     # Each LLM span's messages, read once (by id(span)) for both passes, in the order the
     # walk visits the spans: reading them is most of the cost, as every call re-sends the
     # whole history, and a convention may hand back a message it read in an earlier span.
+    in_order = _in_visit_order(children, name)  # raises on a cycle, before the recursive walk
     said = {
         id(span): convention.messages(span, name)
-        for span in _in_visit_order(children)
+        for span in in_order
         if convention.role(span) == "llm"
     }
     walk = _Walk(convention, name, _seen_replies(said))

@@ -15,11 +15,13 @@ its parent, its start time and its place in the file for errors. Shapes read:
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from tracegrade.errors import TraceFormatError
+from tracegrade.traces._limits import parse_int
 from tracegrade.traces._reading import json_type, load_json
 
 if TYPE_CHECKING:
@@ -199,6 +201,13 @@ def _fail(where: str, text: str, name: str, fix: str = _FIX) -> TraceFormatError
     return TraceFormatError(f"{where}: {text}", fix=fix, path=name)
 
 
+def _events(raw: dict[str, Any], where: str, name: str) -> list[Any]:
+    events = raw.get("events") or []
+    if not isinstance(events, list):
+        raise _fail(where, f"'events' must be an array, got {json_type(events)}", name)
+    return events
+
+
 def _phoenix(raw: Any, index: int, name: str, where: str) -> Span:  # noqa: ANN401 - any JSON value
     where = where or f"span {index}"
     if not isinstance(raw, dict):
@@ -227,7 +236,7 @@ def _phoenix(raw: Any, index: int, name: str, where: str) -> Span:  # noqa: ANN4
     kind = raw.get("span_kind")
     events = [
         (str(event.get("name", "")), flatten(event.get("attributes") or {}))
-        for event in raw.get("events") or []
+        for event in _events(raw, where, name)
         if isinstance(event, dict) and isinstance(event.get("attributes", {}), dict)
     ]
     return Span(
@@ -292,14 +301,14 @@ def _otlp_span(raw: Any, order: int, name: str, where: str) -> Span:  # noqa: AN
         raise _fail(where, f"'traceId' must be a non-empty string, got {json_type(trace_id)}", name)
     start = raw.get("startTimeUnixNano")
     if isinstance(start, str) and start.isdigit():
-        start = int(start)
+        start = parse_int(start, name, f"{where}: 'startTimeUnixNano'")
     if start is not None and (isinstance(start, bool) or not isinstance(start, int)):
         raise _fail(where, f"'startTimeUnixNano' must be an integer, got {start!r}", name)
     status = raw.get("status")
     code = status.get("code") if isinstance(status, dict) else None
     events = tuple(
         (str(event.get("name", "")), _otlp_attributes(event.get("attributes"), where, name))
-        for event in raw.get("events") or []
+        for event in _events(raw, where, name)
         if isinstance(event, dict)
     )
     parent = raw.get("parentSpanId")
@@ -346,7 +355,11 @@ def _js_span(raw: dict[str, Any], order: int, name: str, where: str) -> Span:
     if isinstance(context, dict):
         parent = context.get("spanId")
     micros = raw.get("timestamp")
-    if micros is not None and (isinstance(micros, bool) or not isinstance(micros, int | float)):
+    if micros is not None and (
+        isinstance(micros, bool)
+        or not isinstance(micros, int | float)
+        or not math.isfinite(micros * 1000)
+    ):
         raise _fail(
             where, f"'timestamp' must be microseconds since the epoch, got {micros!r}", name
         )
@@ -356,7 +369,7 @@ def _js_span(raw: dict[str, Any], order: int, name: str, where: str) -> Span:
     status = raw.get("status")
     events = tuple(
         (str(event.get("name", "")), flatten(event.get("attributes") or {}))
-        for event in raw.get("events") or []
+        for event in _events(raw, where, name)
         if isinstance(event, dict) and isinstance(event.get("attributes") or {}, dict)
     )
     return Span(
@@ -401,7 +414,9 @@ def otlp_value(raw: Any, where: str, name: str) -> Any:  # noqa: ANN401 - any JS
     if kind in ("stringValue", "boolValue", "doubleValue", "bytesValue"):
         return value
     if kind == "intValue":
-        return int(value) if isinstance(value, str) and value.lstrip("-").isdigit() else value
+        if isinstance(value, str) and value.lstrip("-").isdigit():
+            return parse_int(value, name, f"{where}: 'intValue'")
+        return value
     if kind == "arrayValue":
         return [otlp_value(v, where, name) for v in (value or {}).get("values", [])]
     if kind == "kvlistValue":

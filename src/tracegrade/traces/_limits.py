@@ -1,0 +1,103 @@
+"""The limits every reader enforces on its input, in one place (docs/fuzzing.md, "Limits").
+
+A value nested deeper than :data:`MAX_DEPTH` is refused when it is parsed: deeper values
+break Python's recursion and pydantic's serialiser (255 levels) far from the file that held
+them. An integer written with more than :data:`MAX_INT_DIGITS` digits is refused where a
+reader converts one (OTLP ``intValue``, nanosecond timestamps): 64-bit values need 20.
+"""
+
+from __future__ import annotations
+
+import stat
+from typing import TYPE_CHECKING, Any
+
+from tracegrade.errors import TraceFormatError
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_INT_DIGITS",
+    "bounded_depth",
+    "depth_within",
+    "parse_int",
+    "refuse_special_file",
+]
+
+MAX_DEPTH = 200
+"""How deep arrays and objects may nest in a trace file (or a JSON string inside one)."""
+
+MAX_INT_DIGITS = 20
+"""How many digits an integer a reader converts from text may have (2**64 has 20)."""
+
+_CONTAINERS = (dict, list)
+
+
+def depth_within(value: object, limit: int = MAX_DEPTH) -> bool:
+    """True when arrays and objects in ``value`` nest at most ``limit`` levels deep."""
+    level = [value] if isinstance(value, _CONTAINERS) else []
+    depth = 0
+    while level:
+        depth += 1
+        if depth > limit:
+            return False
+        below: list[dict[Any, Any] | list[Any]] = []
+        for node in level:
+            children = node.values() if isinstance(node, dict) else node
+            below.extend(child for child in children if isinstance(child, _CONTAINERS))
+        level = below
+    return True
+
+
+def bounded_depth(value: Any, name: str, where: str = "") -> Any:  # noqa: ANN401 - any JSON value
+    """Return ``value`` unchanged, or raise when its arrays and objects nest too deeply.
+
+    Raises:
+        TraceFormatError: Nesting deeper than :data:`MAX_DEPTH`; names the file.
+    """
+    if not depth_within(value):
+        prefix = f"{where}: " if where else ""
+        raise TraceFormatError(
+            f"{prefix}arrays and objects nest more than {MAX_DEPTH} levels deep",
+            fix="flatten the deep value (a JSON string that deep is kept as text, not parsed)",
+            path=name,
+        )
+    return value
+
+
+def parse_int(text: str, name: str, where: str) -> int:
+    """An integer written as decimal digits (an optional leading ``-``), at most 20 of them.
+
+    Raises:
+        TraceFormatError: More digits than :data:`MAX_INT_DIGITS`; names the file and place.
+    """
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise TraceFormatError(
+            f"{where}: an integer of {len(text.lstrip('-'))} digits"
+            f" (at most {MAX_INT_DIGITS} are read)",
+            fix="OTLP integers are 64-bit; the value is damaged or not a count",
+            path=name,
+        )
+    return int(text)
+
+
+def refuse_special_file(path: Path, name: str) -> None:
+    """Refuse a FIFO, socket or device before it is opened: reading one may never end.
+
+    A missing file is left to ``open``, which names the problem itself.
+
+    Raises:
+        TraceFormatError: The path exists and is not a regular file.
+    """
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return
+    if not stat.S_ISREG(mode):
+        kind = "a folder" if stat.S_ISDIR(mode) else "not a regular file (a FIFO, socket or device)"
+        raise TraceFormatError(
+            f"cannot read the file: it is {kind}",
+            fix="save the trace to a regular file and pass that",
+            path=name,
+        )
