@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -107,12 +108,24 @@ def test_serve_opens_no_outbound_socket(tmp_path: Path) -> None:
         )
     try:
         url = _served_url(port_file, server)
-        with urllib.request.urlopen(url, timeout=10) as page:  # noqa: S310 - loopback
-            assert page.status == 200
+        assert _status_when_up(url) == 200
     finally:
         server.terminate()
         server.wait(timeout=30)
     assert _attempts(log) == []
+
+
+def _status_when_up(url: str) -> int:
+    """The page's status; serve prints its address just before uvicorn binds it."""
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=10) as page:  # noqa: S310 - loopback
+                return int(page.status)
+        except urllib.error.URLError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
 
 
 def _served_url(output: Path, server: subprocess.Popen[bytes]) -> str:
