@@ -15,6 +15,7 @@
 
 pub mod index;
 pub mod lower;
+pub mod needles;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -69,10 +70,17 @@ fn py_lower(text: &str) -> String {
     lower::lower(text)
 }
 
+/// Indices of the needles found in `text` lower-cased (`tracegrade.redact`'s triggers).
+#[pyfunction(name = "present_needles")]
+fn py_present_needles(text: &str, needles: Vec<String>) -> PyResult<Vec<usize>> {
+    needles::present(text, &needles).map_err(PyValueError::new_err)
+}
+
 #[pymodule]
 fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("UNICODE_VERSION", lower::UNICODE_VERSION)?;
     module.add_class::<PyTextIndex>()?;
     module.add_function(wrap_pyfunction!(py_lower, module)?)?;
+    module.add_function(wrap_pyfunction!(py_present_needles, module)?)?;
     Ok(())
 }

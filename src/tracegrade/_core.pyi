@@ -5,6 +5,7 @@ from collections.abc import Sequence
 UNICODE_VERSION: str
 
 def lower(text: str) -> str: ...
+def present_needles(text: str, needles: list[str]) -> list[int]: ...
 
 class TextIndex:
     @property

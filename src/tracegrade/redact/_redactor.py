@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from tracegrade._engine import compiled_core
 from tracegrade.redact._rules import PACKAGED_RULES, RedactionRule, replacement, sensitive_name
 
 if TYPE_CHECKING:
@@ -89,8 +90,7 @@ class Redactor:
             keys: Every key of the JSON values it will be given; when known and none names a
                 credential, :attr:`idle` can tell that nothing at all would change.
         """
-        lowered = text.lower()
-        present = {trigger for trigger in self._triggers if trigger in lowered}
+        present = present_triggers(text, self._triggers)
         rules = [rule for rule in self._rules if not rule.triggers or present & set(rule.triggers)]
         narrowed = Redactor(rules)
         narrowed._names = self._names
@@ -195,6 +195,23 @@ class Redactor:
                 return value
             return walked if isinstance(value, list) else tuple(walked)
         return value
+
+
+def present_triggers(text: str, triggers: tuple[str, ...]) -> set[str]:
+    """The triggers ``text`` holds once lower-cased: one pass in the compiled core.
+
+    The reference (``TRACEGRADE_CORE=python``) scans the text once per trigger, which on a
+    long trace costs several times its parse; the core's one multi-needle pass gives the same
+    set (tests/redact/test_engines.py).
+    """
+    core = compiled_core()
+    if core is not None:
+        try:
+            return {triggers[index] for index in core.present_needles(text, list(triggers))}
+        except UnicodeEncodeError:
+            pass  # a lone surrogate, which a Rust string cannot hold: the reference reads it
+    lowered = text.lower()
+    return {trigger for trigger in triggers if trigger in lowered}
 
 
 def _apply(rule: RedactionRule, text: str, lowered: str, kinds: list[str]) -> str:
