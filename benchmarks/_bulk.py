@@ -15,16 +15,16 @@ from __future__ import annotations
 
 import argparse
 import gc
-import os
 import statistics
 import time
 import tracemalloc
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import orjson
 
 from benchmarks._common import DATA, MB, QUESTION, Check, Section, rate, size_text, table
 from benchmarks._generate import GENERATOR_VERSION, SEED, ensure_corpus
+from benchmarks._runner import ray_start
 from tracegrade.suites import grade_runs
 from tracegrade.traces import parse_native_trace
 from tracegrade.verdicts import grade
@@ -99,20 +99,6 @@ def _memory(files: tuple[Path, ...], workers: int) -> tuple[int, int]:
     return peaks[0], peaks[-1]
 
 
-def _ray_start(cpus: int) -> Any | str:  # noqa: ANN401 - ray has no stubs
-    """The ray module with a local instance of ``cpus`` CPUs started, or why not."""
-    try:
-        import ray  # noqa: PLC0415 - optional, and slow to import
-    except ImportError:
-        return "Ray is not installed (the ray extra)"
-    os.environ.setdefault("RAY_AUTH_MODE", "disabled")  # else Ray 2.60 writes ~/.ray/auth_token
-    try:
-        ray.init(num_cpus=cpus, include_dashboard=False, log_to_driver=False)
-    except Exception as exc:  # noqa: BLE001 - any failure to start means "skip", with why
-        return f"a local Ray instance cannot start ({type(exc).__name__}: {exc})"
-    return ray
-
-
 def _keep(times: dict[str, float], key: str, seconds: float) -> None:
     times[key] = min(times.get(key, float("inf")), seconds)
 
@@ -126,7 +112,7 @@ def _parallel(files: tuple[Path, ...], rounds: int) -> tuple[dict[str, float], s
         _keep(times, POOL, _through_grade_runs(files, workers=2))
     for _ in range(RAY_ROUNDS):
         for workers in (1, 2):
-            ray = _ray_start(workers)
+            ray = ray_start(workers)
             if isinstance(ray, str):
                 return times, ray
             try:

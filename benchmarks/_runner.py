@@ -316,7 +316,7 @@ def _ray_times(
         for workers in (1, 2):
             # As `tracegrade run --executor ray --workers N` starts it: a local instance of N
             # CPUs, started again each round (the time excludes starting it).
-            ray_started = _ray_start(workers)
+            ray_started = ray_start(workers)
             if isinstance(ray_started, str):
                 return ray_started
             try:
@@ -330,7 +330,7 @@ def _ray_times(
     return None
 
 
-def _ray_start(cpus: int) -> Any | str:  # noqa: ANN401 - ray has no stubs
+def ray_start(cpus: int) -> Any | str:  # noqa: ANN401 - ray has no stubs
     """The ray module with a local instance of ``cpus`` CPUs started, or why not."""
     try:
         import ray  # noqa: PLC0415 - optional, and slow to import

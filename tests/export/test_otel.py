@@ -22,7 +22,7 @@ from opentelemetry.proto.collector.logs.v1.logs_service_pb2 import (
 
 from tests.cli.runner import run_cli
 from tests.export._runs import LLM_SPAN, TRACE_ID, write_runs
-from tests.export._server import Server, free_port
+from tests.helpers.server import Server, free_port
 
 if TYPE_CHECKING:
     from pathlib import Path

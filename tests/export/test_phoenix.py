@@ -30,7 +30,7 @@ from pydantic import BaseModel, ConfigDict
 
 from tests.cli.runner import run_cli
 from tests.export._runs import LLM_SPAN, write_runs
-from tests.export._server import Server, free_port
+from tests.helpers.server import Server, free_port
 
 _STRICT = ConfigDict(extra="forbid")
 

@@ -16,7 +16,7 @@ import time
 import httpx
 import pytest
 
-from tests.web._browser import Server
+from tests.helpers.server import Server
 from tests.web._otlp_bodies import JSON, json_body, json_export, openinference_spans
 from tracegrade.store import open_store
 from tracegrade.web import create_app

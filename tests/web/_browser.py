@@ -1,59 +1,21 @@
 """What the browser tests share: Debian's Chromium, and the app served by a real uvicorn.
 
-The ``chromium`` and ``tab`` fixtures (``conftest.py``) launch the browser; ``Server``
-serves an app in a thread on a free localhost port for the browser to open; ``Watched``
+The ``chromium`` and ``tab`` fixtures (``conftest.py``) launch the browser; the app is
+served by ``tests.helpers.server.Server`` for the browser to open; ``Watched``
 tells what a page showing hostile markup made happen.
 """
 
 from __future__ import annotations
 
 import os
-import socket
-import threading
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import uvicorn
-
 if TYPE_CHECKING:
-    from fastapi import FastAPI
     from playwright.sync_api import Dialog, Page
 
 CHROMIUM = Path(os.environ.get("TRACEGRADE_CHROMIUM", "/usr/bin/chromium"))
 ARGS = ["--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"]
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-class Server:
-    """uvicorn serving an app in a thread until stopped."""
-
-    def __init__(self, app: FastAPI) -> None:
-        self.port = _free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning")
-        self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(target=self._server.run, daemon=True)
-
-    def __enter__(self) -> Server:
-        self._thread.start()
-        deadline = time.monotonic() + 30
-        while not self._server.started:
-            if not self._thread.is_alive() or time.monotonic() > deadline:
-                msg = "the test server did not start"
-                raise RuntimeError(msg)
-            time.sleep(0.02)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._server.should_exit = True
-        self._thread.join(timeout=30)
 
 
 NOTHING_RAN: dict[str, object] = {

@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.web._browser import NOTHING_RAN, Server, Watched
+from tests.helpers.server import Server
+from tests.web._browser import NOTHING_RAN, Watched
 from tests.web._results import TOKEN, add_proposal, example_project
 from tracegrade.store import open_store
 from tracegrade.web import create_app

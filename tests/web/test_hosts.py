@@ -8,8 +8,8 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
+from tests.helpers.server import Server
 from tests.store.conftest import postgres_server, postgres_url, sqlite_url  # noqa: F401 - fixtures
-from tests.web._browser import Server
 from tests.web._otlp_bodies import JSON, TRACE, json_body, json_export, openinference_spans
 from tests.web._results import TOKEN, add_proposal, example_project
 from tracegrade.store import open_store

@@ -14,7 +14,7 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
     ExportTraceServiceResponse,
 )
 
-from tests.web._browser import Server
+from tests.helpers.server import Server
 from tests.web._otlp_bodies import (
     ANSWER,
     GENAI_TRACE,

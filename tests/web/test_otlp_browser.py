@@ -12,9 +12,10 @@ from typing import TYPE_CHECKING
 import httpx
 import pytest
 
+from tests.helpers.server import Server
 from tests.web import _claims as claims
 from tests.web import _results as results
-from tests.web._browser import NOTHING_RAN, Server, Watched
+from tests.web._browser import NOTHING_RAN, Watched
 from tests.web._otlp_bodies import JSON, TRACE, json_body, json_export, openinference_spans
 from tracegrade.web import create_app
 

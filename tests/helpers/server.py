@@ -1,4 +1,4 @@
-"""An app served by a real uvicorn on a free loopback port, in a thread, for one test.
+"""An app served by a real uvicorn on a free loopback port, in a thread (web and export tests).
 
 uvicorn's default ``log_config`` runs ``logging.config.dictConfig``, which closes every
 handler already installed; absl (imported by rouge-score in tests/metrics) installs one on
