@@ -88,6 +88,8 @@ class TouchpointReport(BaseModel):
         graduation: Whether it has earned auto-apply, this run included
             (:func:`measure_graduation`).
         cost: Its model calls in this run, agent vs judge (unpriced ones counted apart).
+        watch: What this run did to the watch after an auto-apply (held, kept, rolled
+            back), when one is open; else ``None``.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -102,6 +104,7 @@ class TouchpointReport(BaseModel):
     results: int
     graduation: Graduation | None = None
     cost: CostBreakdown = CostBreakdown()
+    watch: str | None = None
 
 
 class RunReport(BaseModel):
@@ -540,6 +543,7 @@ def _judge(
         )
     )
     standing = _improvement_loop(store, project, run_id, verdict, hashes=hashes)
+    watched = _watch(store, project, run_id, verdict, hashes)
     before = _baseline_files(store, baseline.run_id, touchpoint.id) if baseline else None
     return TouchpointReport(
         touchpoint=touchpoint.id,
@@ -552,6 +556,7 @@ def _judge(
         drift=drift(hashes, before) if before is not None else None,
         graduation=standing,
         results=sum(counts.values()),
+        watch=watched,
     )
 
 
@@ -590,3 +595,18 @@ def _improvement_loop(
         blocked=verdict.failed and touchpoint.severity_on_fail == "block",
     )
     return measure_graduation(store, touchpoint.id, touchpoint.graduation, current=current)
+
+
+def _watch(
+    store: Store,
+    project: Project,
+    run_id: str,
+    verdict: TouchpointVerdict,
+    hashes: dict[str, str],
+) -> str | None:
+    """Count the run against an open watch after an auto-apply; a drop rolls it back."""
+    from tracegrade.proposals import watch_run  # noqa: PLC0415 - it imports evals
+
+    touchpoint = project.entry(verdict.touchpoint).touchpoint
+    moved = watch_run(store, project, touchpoint, run_id, verdict=verdict, hashes=hashes)
+    return None if moved is None else f"auto-apply watch {moved.status}: {moved.reason}"

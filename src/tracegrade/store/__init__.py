@@ -46,6 +46,12 @@ from tracegrade.store._records import (
     TouchpointVersionRecord,
     build_baselines,
 )
+from tracegrade.store._shadow import (
+    ShadowComparisonRecord,
+    ShadowStore,
+    WatchRecord,
+    WatchStatus,
+)
 from tracegrade.store._sql import SqlStore, open_store
 from tracegrade.store._url import DEFAULT_URL
 
@@ -74,11 +80,15 @@ __all__ = [
     "RubricScoreRecord",
     "RunRecord",
     "RunStatus",
+    "ShadowComparisonRecord",
+    "ShadowStore",
     "SignalRecord",
     "SqlStore",
     "Store",
     "TouchpointRunPoint",
     "TouchpointVersionRecord",
+    "WatchRecord",
+    "WatchStatus",
     "build_baselines",
     "open_store",
     "rollup_calls",

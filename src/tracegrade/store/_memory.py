@@ -11,6 +11,7 @@ from tracegrade.store._memory_browse import BrowseMemory
 from tracegrade.store._memory_costs import MemoryCosts
 from tracegrade.store._memory_intake import MemoryIntake
 from tracegrade.store._memory_loop import MemoryLoop
+from tracegrade.store._memory_shadow import MemoryShadow
 from tracegrade.store._records import (
     BaselineRecord,
     CaseKey,
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
     from datetime import datetime
 
 
-class InMemoryStore(MemoryCosts, MemoryIntake, BrowseMemory, MemoryLoop):
+class InMemoryStore(MemoryCosts, MemoryIntake, BrowseMemory, MemoryLoop, MemoryShadow):
     """A :class:`Store` held in dictionaries; thread-safe, gone when the process ends.
 
     Use it in tests of code that writes results, and wherever nothing needs to outlive
@@ -154,6 +155,8 @@ class InMemoryStore(MemoryCosts, MemoryIntake, BrowseMemory, MemoryLoop):
             run = self._run(run_id)
             if run.status != "finished":
                 raise _problems.not_finished(run_id, run.status)
+            if run.lane == _problems.SHADOW_LANE:
+                raise _problems.shadow_baseline(run_id)
             baselines = build_baselines(
                 run_id,
                 self._results[run_id].values(),

@@ -44,3 +44,15 @@ def hashes_changed(touchpoint: str, version: str) -> InputError:
         f"touchpoint {touchpoint!r} version {version!r} is already recorded with other file hashes",
         fix="bump the touchpoint's version whenever its files change",
     )
+
+
+SHADOW_LANE = "shadow"
+"""The lane of shadow runs (``tracegrade.evals.SHADOW_LANE``): trials, never baselines."""
+
+
+def shadow_baseline(run_id: str) -> InputError:
+    """A shadow run is a trial of a proposal, never a baseline."""
+    return InputError(
+        f"run {run_id!r} is a shadow run (a trial of a proposal), not a baseline",
+        fix="promote a run of `tracegrade run`",
+    )
