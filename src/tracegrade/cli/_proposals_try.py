@@ -12,6 +12,7 @@ from tracegrade.cli._options import (
     opened,
     project_store_options,
 )
+from tracegrade.evals import describe_verdict
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -36,25 +37,6 @@ def _names(cases: list[CaseFlip]) -> str:
     names = [case.case for case in cases]
     more = f", … ({len(names) - _SHOWN} more)" if len(names) > _SHOWN else ""
     return ", ".join(names[:_SHOWN]) + more
-
-
-def verdict_line(trial: ShadowComparison) -> str:
-    """What a person must read before approving: better, worse, or not better than noise."""
-    test = f"McNemar p = {trial.p_value:.4g}"
-    if trial.verdict == "better":
-        line = f"better: a significant gain ({test} < {trial.alpha:g})"
-    elif trial.verdict == "worse":
-        line = f"worse: significantly ({test} < {trial.alpha:g})"
-    else:
-        line = (
-            f"not better than noise ({test}, not below {trial.alpha:g}): this run does not"
-            " show the change helps"
-        )
-    if trial.broken_block:
-        line += (
-            f"; it breaks {len(trial.broken_block)} case(s) of block touchpoint {trial.touchpoint}"
-        )
-    return line
 
 
 def _cost(breakdown: CostBreakdown) -> str:
@@ -90,7 +72,7 @@ def render_trial(trial: ShadowComparison) -> str:
         [
             f"cost         base: {_cost(trial.cost_before)}",
             f"             proposed: {_cost(trial.cost_after)}",
-            f"verdict      {verdict_line(trial)}",
+            f"verdict      {describe_verdict(trial)}",
         ]
     )
     return "".join(f"{line}\n" for line in lines)

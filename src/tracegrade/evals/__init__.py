@@ -106,6 +106,7 @@ from tracegrade.evals._shadow import (
     ShadowComparison,
     ShadowVerdict,
     compare_shadow,
+    describe_verdict,
 )
 from tracegrade.evals._shadow_run import SHADOW_LANE, run_shadow
 from tracegrade.evals._shadow_stats import mcnemar_exact, paired_bootstrap
@@ -174,6 +175,7 @@ __all__ = [
     "compare_runs",
     "compare_shadow",
     "contract_outcomes",
+    "describe_verdict",
     "drift",
     "exit_code",
     "file_hashes",

@@ -37,6 +37,7 @@ __all__ = [
     "ShadowComparison",
     "ShadowVerdict",
     "compare_shadow",
+    "describe_verdict",
 ]
 
 ALPHA = 0.05
@@ -264,3 +265,22 @@ def compare_shadow(
             alpha=alpha,
         ),
     )
+
+
+def describe_verdict(trial: ShadowComparison) -> str:
+    """What a person must read before approving: better, worse, or not better than noise."""
+    test = f"McNemar p = {trial.p_value:.4g}"
+    if trial.verdict == "better":
+        line = f"better: a significant gain ({test} < {trial.alpha:g})"
+    elif trial.verdict == "worse":
+        line = f"worse: significantly ({test} < {trial.alpha:g})"
+    else:
+        line = (
+            f"not better than noise ({test}, not below {trial.alpha:g}): this run does not"
+            " show the change helps"
+        )
+    if trial.broken_block:
+        line += (
+            f"; it breaks {len(trial.broken_block)} case(s) of block touchpoint {trial.touchpoint}"
+        )
+    return line
