@@ -76,7 +76,7 @@ def test_approve_warns_on_noise_and_require_improvement_refuses(example: Example
     assert refused.code == 2
     assert refused.err.startswith(
         f"tracegrade: error: not approved: proposal {harm} breaks 10 case(s) of block"
-        " touchpoint refund_answer: refund-cite-00,"
+        " touchpoint refund_answer (refund-cite-00,"
     )
     assert len(refused.err.strip().splitlines()) == 1
     refused = example.cli(

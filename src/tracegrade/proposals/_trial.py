@@ -128,10 +128,11 @@ def improvement_problem(proposal_id: int, trial: ShadowComparison | None) -> str
             f" {proposal_id}` first"
         )
     if trial.broken_block:
-        shown = ", ".join(trial.broken_block[:5]) + ("…" if len(trial.broken_block) > 5 else "")
+        more = len(trial.broken_block) - 5
+        shown = ", ".join(trial.broken_block[:5]) + (f" and {more} more" if more > 0 else "")
         return (
             f"proposal {proposal_id} breaks {len(trial.broken_block)} case(s) of block"
-            f" touchpoint {trial.touchpoint}: {shown}"
+            f" touchpoint {trial.touchpoint} ({shown})"
         )
     if trial.verdict != "better":
         what = "significantly worse" if trial.verdict == "worse" else "not better than noise"
