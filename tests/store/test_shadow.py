@@ -5,12 +5,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import pytest
+import sqlalchemy as sa
 
+from tests.proposals.example import PROMPT, TOUCHPOINT, copy_example, proposed, set_model
 from tracegrade.errors import InputError
+from tracegrade.evals import load_project, run_evals
+from tracegrade.proposals import apply_proposal, approve_proposal, propose, try_proposal
 from tracegrade.store import ShadowComparisonRecord, WatchRecord, open_store
+from tracegrade.store._schema import file_blobs
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
+    from pathlib import Path
 
     from tracegrade.store import SqlStore
 
@@ -82,3 +88,41 @@ def test_a_watch_moves_until_it_closes_and_then_is_final(sql: SqlStore) -> None:
         sql.update_watch(number, runs=["r1", "r2", "r3"], status="kept", reason="late")
     with pytest.raises(InputError, match="no auto-apply watch 99"):
         sql.update_watch(99, runs=[], status="kept", reason="x")
+
+
+def test_a_rollback_that_cannot_restore_says_so_and_the_run_still_concludes(
+    sqlite_url: str, tmp_path: Path
+) -> None:
+    project = load_project(copy_example(tmp_path / "refunds") / "tracegrade.toml")
+    store = open_store(sqlite_url)
+    try:
+        for _ in range(3):
+            run_evals(project, store)
+        made = propose(
+            store, project, TOUCHPOINT, PROMPT, proposed(project.root, "fix.md"),
+            rationale="ask for the currency", author="ana",
+        )  # fmt: skip
+        number = made.id or 0
+        approve_proposal(store, number, by="ana")
+        try_proposal(store, project, number)
+        apply_proposal(store, project, number, by="nightly", auto=True)
+        [watch] = store.watches(TOUCHPOINT)
+        [prior] = [
+            v for v in store.touchpoint_versions(TOUCHPOINT) if v.version == watch.prior_version
+        ]
+        lost = prior.hashes[PROMPT]
+        with store._engine.begin() as connection:  # the prior content lost from the store
+            connection.execute(sa.delete(file_blobs).where(file_blobs.c.sha256 == lost))
+        set_model(project.root, "v2")
+        dropped = run_evals(project, store)
+        assert store.get_run(dropped.run_id).status == "finished"  # type: ignore[union-attr]
+        [watch] = store.watches(TOUCHPOINT)
+        assert watch.status == "watching"
+        assert f"but rolling back to {prior.version} failed" in watch.reason
+        [signal] = store.signals(TOUCHPOINT, processed=False)
+        assert signal.payload["rule"] == "auto-apply-rollback-failed"
+        assert (project.root / PROMPT).read_text(encoding="utf-8") == proposed(
+            project.root, "fix.md"
+        )
+    finally:
+        store.close()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from tracegrade.errors import InputError
 from tracegrade.evals import file_hashes
 from tracegrade.proposals._signals import record_signal
 from tracegrade.proposals._versions import content_version, record_state, rollback
@@ -145,18 +146,44 @@ def _roll_back(
 ) -> WatchRecord:
     value, reference, drop = measured
     by = f"{WATCHER} (run {run_id})"
-    done = rollback(store, project, watch.touchpoint, watch.prior_version, by=by)
-    reason = (
+    dropped = (
         f"run {run_id} measured {_f(value)}, {_f(drop)} below {_f(reference)} from before"
-        f" the change, more than max_drop + band = {_f(watch.allowed_drop)}: rolled back to"
-        f" {watch.prior_version}"
+        f" the change, more than max_drop + band = {_f(watch.allowed_drop)}"
     )
+    try:
+        done = rollback(store, project, watch.touchpoint, watch.prior_version, by=by)
+    except InputError as exc:  # the run still concludes; people are told, the watch goes on
+        reason = f"{dropped}, but rolling back to {watch.prior_version} failed: {exc}"
+        _signal(store, watch, run_id, measured, reason, rule="auto-apply-rollback-failed")
+        return store.update_watch(watch.id or 0, runs=runs, status="watching", reason=reason)
+    reason = f"{dropped}: rolled back to {watch.prior_version}"
+    _signal(store, watch, run_id, measured, reason, rule="auto-apply-rollback")
+    return store.update_watch(
+        watch.id or 0,
+        runs=runs,
+        status="rolled_back",
+        reason=reason,
+        rolled_back_to=done.version,
+        rolled_back_by=by,
+    )
+
+
+def _signal(
+    store: Store,
+    watch: WatchRecord,
+    run_id: str,
+    measured: tuple[float, float, float],
+    reason: str,
+    *,
+    rule: str,
+) -> None:
+    value, reference, drop = measured
     record_signal(
         store,
         watch.touchpoint,
         "auto_rollback",
         {
-            "rule": "auto-apply-rollback",
+            "rule": rule,
             "proposal": watch.proposal_id,
             "run": run_id,
             "metric": value,
@@ -167,12 +194,4 @@ def _roll_back(
             "detail": reason,
         },
         run_id=run_id,
-    )
-    return store.update_watch(
-        watch.id or 0,
-        runs=runs,
-        status="rolled_back",
-        reason=reason,
-        rolled_back_to=done.version,
-        rolled_back_by=by,
     )
