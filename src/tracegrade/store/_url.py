@@ -24,7 +24,8 @@ def parse_store_url(text: str) -> sa.URL:
 
     Raises:
         InputError: The URL cannot be parsed, its scheme is not SQLite or PostgreSQL,
-            or it names an in-memory SQLite database (which would not outlive a connection).
+            or it names an in-memory SQLite database (whose results would not outlive the
+            command: ``InMemoryStore`` is that store, for tests and other code in one process).
     """
     try:
         url = sa.make_url(text)
@@ -36,7 +37,8 @@ def parse_store_url(text: str) -> sa.URL:
         if url.database in (None, "", ":memory:"):
             raise InputError(
                 f"the store URL {display_url(url)!r} names no SQLite file",
-                fix="give a file, as in sqlite:///results.db, or use InMemoryStore in tests",
+                fix="give a file, as in sqlite:///results.db; in Python, InMemoryStore() is a store"
+                " in memory",
             )
         return url
     raise InputError(
