@@ -36,26 +36,26 @@ class InMemoryStore(SqlStore):
         self._open(_MEMORY_URL)
 
     @contextmanager
-    def _read(self) -> Iterator[sa.Connection]:
+    def _alone(self) -> Iterator[None]:
+        """This thread's turn on the one connection, once the store is known to be open."""
         with self._turn:
-            self._check_open()
-            with super()._read() as connection:
-                yield connection
+            if self._closed:
+                raise InputError(
+                    "the in-memory store was closed, and what it held went with it",
+                    fix="close an InMemoryStore only when done with it, or open a SQLite file"
+                    " store (open_store) for results that must outlive it",
+                )
+            yield
+
+    @contextmanager
+    def _read(self) -> Iterator[sa.Connection]:
+        with self._alone(), super()._read() as connection:
+            yield connection
 
     @contextmanager
     def _write(self) -> Iterator[sa.Connection]:
-        with self._turn:
-            self._check_open()
-            with super()._write() as connection:
-                yield connection
-
-    def _check_open(self) -> None:
-        if self._closed:
-            raise InputError(
-                "the in-memory store was closed, and what it held went with it",
-                fix="close an InMemoryStore only when done with it, or open a SQLite file"
-                " store (open_store) for results that must outlive it",
-            )
+        with self._alone(), super()._write() as connection:
+            yield connection
 
     def close(self) -> None:
         """Drop the database and its connection; calls after this are an ``InputError``."""

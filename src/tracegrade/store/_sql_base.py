@@ -22,12 +22,12 @@ from sqlalchemy.pool import StaticPool
 
 from tracegrade.errors import InfrastructureError, InputError, MissingExtraError
 from tracegrade.store._migrate import WRITE, upgrade_to_head
-from tracegrade.store._url import display_url, parse_store_url
+from tracegrade.store._url import display_url, in_memory, parse_store_url
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
 
-__all__ = ["SqlBase", "in_memory", "json_text"]
+__all__ = ["SqlBase", "json_text"]
 
 _BUSY_TIMEOUT_S = 30  # how long a SQLite writer waits for another writer's lock
 _CONNECT_TIMEOUT_S = 10  # how long to wait for a PostgreSQL server
@@ -61,11 +61,6 @@ def json_text(value: object) -> str:
         return orjson.dumps(value).decode()
     except orjson.JSONEncodeError:
         return json.dumps(value)
-
-
-def in_memory(url: sa.URL) -> bool:
-    """Whether a SQLite URL names no file: a database in memory."""
-    return url.drivername == "sqlite" and url.database in (None, "", ":memory:")
 
 
 def _sqlite_engine(url: sa.URL) -> sa.Engine:

@@ -14,6 +14,11 @@ _POSTGRES_SCHEMES = {"postgres", "postgresql", "postgresql+psycopg"}
 _FIX = "use sqlite:///PATH/TO/FILE.db or postgresql+psycopg://USER[:PASSWORD]@HOST[:PORT]/DATABASE"
 
 
+def in_memory(url: sa.URL) -> bool:
+    """Whether a SQLite URL names no file: a database in memory (``InMemoryStore``'s)."""
+    return url.drivername == "sqlite" and url.database in (None, "", ":memory:")
+
+
 def display_url(url: sa.URL) -> str:
     """The URL as it may be printed: any password is replaced by ``***``."""
     return url.render_as_string(hide_password=True)
@@ -34,7 +39,7 @@ def parse_store_url(text: str) -> sa.URL:
     if url.drivername in _POSTGRES_SCHEMES:
         return url.set(drivername="postgresql+psycopg")
     if url.drivername == "sqlite":
-        if url.database in (None, "", ":memory:"):
+        if in_memory(url):
             raise InputError(
                 f"the store URL {display_url(url)!r} names no SQLite file",
                 fix="give a file, as in sqlite:///results.db; in Python, InMemoryStore() is a store"
