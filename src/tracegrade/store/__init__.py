@@ -2,7 +2,7 @@
 
 :class:`Store` is the protocol the runner, CLI and web UI use. :func:`open_store` opens
 the SQL implementation (a SQLite file by default, PostgreSQL by URL) and migrates it to
-the newest schema; :class:`InMemoryStore` is the fake with the same behaviour.
+the newest schema; :class:`InMemoryStore` is that same SQL store on SQLite in memory.
 See ``docs/store.md``.
 """
 

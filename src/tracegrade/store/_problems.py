@@ -1,4 +1,4 @@
-"""The errors both stores raise for calls the stored data refuses, worded once."""
+"""The errors the store raises for calls the stored data refuses, worded once."""
 
 from __future__ import annotations
 

@@ -30,7 +30,8 @@ class Store(CostStore, ReceivedTraceStore, BrowseStore, LoopStore, ShadowStore, 
     """Runs, case results, baselines and touchpoint versions, written one transaction a call.
 
     Every write is atomic: a process killed mid-write leaves either the whole row or none.
-    Implementations: :class:`SqlStore` (SQLite or PostgreSQL) and :class:`InMemoryStore`.
+    Implementations: :class:`SqlStore` (SQLite or PostgreSQL) and :class:`InMemoryStore`
+    (the same SQL on SQLite in memory).
     Errors: :class:`~tracegrade.errors.InputError` for a call the stored data refuses
     (an unknown run, a duplicate run id), :class:`~tracegrade.errors.InfrastructureError`
     when the database cannot be reached.
