@@ -4,7 +4,8 @@ An input's outcome is everything the public API gives for it: each trace as read
 after redaction, the redactions listed in its metadata), its grade with no question
 (claims extracted from the answer, with support and evidence ids), its grade against the
 input's question (expected facts, provenance, and the extracted claims too) graded
-leniently, or the error each step raised as ``(class, message)``. The two engines must give
+leniently, the guard's replayed decision on every call (figures in the arguments, sourced
+or not), or the error each step raised as ``(class, message)``. The two engines must give
 byte-identical JSON. An exception outside the TracegradeError tree (a PanicException from
 the core included) is recorded as a crash: the comparison fails on one even when both
 engines crash alike.
@@ -12,6 +13,7 @@ engines crash alike.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import functools
 from collections import Counter
@@ -22,7 +24,8 @@ import orjson
 
 from tests.helpers.engines import both_engines
 from tracegrade.errors import TracegradeError
-from tracegrade.traces import read_traces
+from tracegrade.guard import parse_policy, replay
+from tracegrade.traces import ToolCallFrame, read_traces
 from tracegrade.verdicts import grade
 
 if TYPE_CHECKING:
@@ -35,17 +38,22 @@ if TYPE_CHECKING:
 
 __all__ = ["Comparison", "Difference", "compare", "outcome"]
 
+_SCANNED = ("query", "content", "command", "payload", "rows[*][*]")
+_SMALL = ("native", "deep", "damaged")  # families of small generated traces
 MAX_TRACES = 10  # per file: a fixture of many runs needs no more to show its readers' rules
 _NOT_CAUGHT = (KeyboardInterrupt, SystemExit, GeneratorExit)
 
 
-def _failure(error: BaseException) -> list[str]:
+def _failure(error: BaseException) -> tuple[str, str, str]:
     kind = "error" if isinstance(error, TracegradeError) else "crash"
-    return [kind, type(error).__name__, str(error)]
+    return (kind, type(error).__name__, str(error))
 
 
-def outcome(path: Path, question: Question) -> list[Any]:
-    """What the public pipeline gives for the file at ``path``, as JSON-ready values."""
+def outcome(path: Path, question: Question, *, guard: bool = True) -> list[Any]:
+    """What the public pipeline gives for the file at ``path``, as JSON-ready values.
+
+    ``guard``: also replay every trace's calls through the guard.
+    """
     try:
         traces = list(read_traces(path))
     except BaseException as error:
@@ -57,7 +65,21 @@ def outcome(path: Path, question: Question) -> list[Any]:
         results.append(trace.model_dump(mode="json"))
         results.append(_graded(trace, None))
         results.append(_graded(trace, question))
+        if guard:
+            results.append(_replayed(trace))
     return results
+
+
+def _replayed(trace: Trace) -> Any:
+    """The guard's decision on every call, each tool's usual arguments scanned for figures."""
+    tools = sorted({frame.name for frame in trace.frames if isinstance(frame, ToolCallFrame)})
+    policy = parse_policy({"tools": {tool: {"scan": list(_SCANNED)} for tool in tools[:20]}})
+    try:
+        return [dataclasses.asdict(call) for call in replay(trace, policy)]
+    except BaseException as error:
+        if isinstance(error, _NOT_CAUGHT):
+            raise
+        return _failure(error)
 
 
 def _graded(trace: Trace, question: Question | None) -> Any:
@@ -114,8 +136,12 @@ def _diff(reference: Any, compiled: Any) -> str:
 def _count(comparison: Comparison, result: list[Any]) -> None:
     """Tally what an outcome exercised, so tests can check the inputs stay varied."""
     for item in result:
-        if isinstance(item, list):
+        if isinstance(item, tuple):
             comparison.seen[f"{item[0]}:{item[1]}"] += 1
+        elif isinstance(item, list):
+            comparison.seen["replay"] += 1
+            for call in item:
+                comparison.seen[f"guard:{call['decision']['action']}"] += 1
         elif isinstance(item, dict) and "frames" in item:
             comparison.seen["trace"] += 1
             for redaction in (item.get("metadata") or {}).get("redactions") or []:
@@ -142,14 +168,17 @@ def compare(
         path = folder / f"{item.number:05d}" / item.name
         path.parent.mkdir()
         path.write_bytes(item.data)
-        reference, compiled = both_engines(functools.partial(outcome, path, item.question))
+        # The guard's replay costs as much as the rest on large files: one in four of those.
+        guard = item.family in _SMALL or item.number % 4 == 0
+        run = functools.partial(outcome, path, item.question, guard=guard)
+        reference, compiled = both_engines(run)
         comparison.inputs += 1
         comparison.families[item.family] += 1
         _count(comparison, compiled)
         comparison.crashes += [
             f"input {item.number} ({item.family}): {entry[1]}: {entry[2][:300]}"
             for entry in (*reference, *compiled)
-            if isinstance(entry, list) and entry and entry[0] == "crash"
+            if isinstance(entry, tuple) and entry[0] == "crash"
         ]
         if orjson.dumps(reference) != orjson.dumps(compiled):
             comparison.differences.append(

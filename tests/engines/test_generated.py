@@ -2,8 +2,9 @@
 
 The default run compares the first 400 inputs; the slow run the first 10,000 (the same
 inputs on every run: a failure names the input number, and ``generated_input(number)``
-rebuilds it). Every input is read, graded with no question and against its question under
-``TRACEGRADE_CORE=python`` and under the compiled core; the JSON of everything must be
+rebuilds it). Every input is read, graded with no question and against its question, and
+its calls replayed through the guard, under ``TRACEGRADE_CORE=python`` and under the
+compiled core; the JSON of everything must be
 identical, errors included (class and message), and no input may crash either engine.
 """
 
@@ -62,6 +63,9 @@ def test_the_generated_inputs_reach_every_rule(default_run: Comparison):
     supports = {key.split(":")[2] for key in seen if key.startswith("claim:")}
     assert supports == {"read", "named-only", "unsupported"}
     assert {"fact:read", "fact:unsupported"} <= set(seen)
+    # The guard's replay allowed some calls and denied others (figures no source showed).
+    assert seen["guard:allow"] >= 20
+    assert seen["guard:deny"] >= 5
     # Provenance verdicts and redactions of the packaged rules.
     verdicts = {key for key in seen if key.startswith("provenance:")}
     assert len(verdicts) >= 4, verdicts
