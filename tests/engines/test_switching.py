@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
-from typing import TYPE_CHECKING
+
+import pytest
 
 from tests.helpers.engines import both_engines, engine
 from tracegrade import _core
 from tracegrade._engine import ENGINE_VARIABLE, compiled_core
 from tracegrade.redact._rules import sensitive_name
-
-if TYPE_CHECKING:
-    import pytest
 
 
 def test_each_engine_is_selected_and_the_variable_restored(monkeypatch: pytest.MonkeyPatch):
@@ -30,3 +29,17 @@ def test_the_switch_empties_tracegrade_caches():
     assert sensitive_name.cache_info().currsize > 0
     with engine("compiled"):
         assert sensitive_name.cache_info().currsize == 0
+
+
+def test_a_module_that_keeps_the_core_fails_the_reference_run():
+    # What `CORE = compiled_core()` at import would do: the "reference" would run the core.
+    kept = compiled_core()
+    assert kept is not None
+    expected = r"called the compiled core \(lower\)"
+    with (
+        pytest.raises(AssertionError, match=expected),
+        engine("python"),
+        contextlib.suppress(AssertionError),  # the caller may catch the first one
+    ):
+        kept.lower("A")
+    assert kept.lower("A") == "a"  # restored

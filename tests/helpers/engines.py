@@ -3,7 +3,10 @@
 ``tracegrade._engine.compiled_core`` reads the variable at every call, so setting it is
 enough to switch; every ``functools`` cache in tracegrade's modules is also emptied at each
 switch, so a result one engine computed is never handed to the other (a cache over a rule
-that asks for the core would otherwise hide every difference).
+that asks for the core would otherwise hide every difference). Under the reference, every
+function and class of ``tracegrade._core`` is a tripwire: a call means some module kept the
+core from an earlier ``compiled_core()`` (a module-level ``CORE = compiled_core()``), so the
+"reference" results would be the core's, and the block fails.
 """
 
 from __future__ import annotations
@@ -48,27 +51,66 @@ def _clear_caches() -> None:
 
 
 @contextlib.contextmanager
+def _tripwires(called: list[str]) -> Iterator[None]:
+    """Every callable of the core records its name in ``called`` instead of running."""
+    originals = {
+        name: value
+        for name, value in vars(_core).items()
+        if callable(value) and not name.startswith("_")
+    }
+
+    def tripwire(name: str) -> Callable[..., None]:
+        def called_under_the_reference(*args: object, **kwargs: object) -> None:
+            called.append(name)
+            msg = f"tracegrade._core.{name} was called under {ENGINE_VARIABLE}=python"
+            raise AssertionError(msg)
+
+        return called_under_the_reference
+
+    for name in originals:
+        setattr(_core, name, tripwire(name))
+    try:
+        yield
+    finally:
+        for name, value in originals.items():
+            setattr(_core, name, value)
+
+
+@contextlib.contextmanager
 def engine(name: Engine) -> Iterator[None]:
     """Run the block under ``name``; the variable is restored afterwards.
 
     Raises:
-        AssertionError: The engine did not switch (the variable is no longer what selects it).
+        AssertionError: The engine did not switch, or the core was called under the
+            reference (see the module's docstring).
     """
     previous = os.environ.get(ENGINE_VARIABLE)
     os.environ[ENGINE_VARIABLE] = name
     _clear_caches()
+    called: list[str] = []
     try:
         selected = compiled_core()
         if selected is not (_core if name == "compiled" else None):
             msg = f"{ENGINE_VARIABLE}={name} did not select the {name} engine"
             raise AssertionError(msg)
-        yield
+        if name == "compiled":
+            yield
+        else:
+            with _tripwires(called):
+                yield
     finally:
         if previous is None:
             os.environ.pop(ENGINE_VARIABLE, None)
         else:
             os.environ[ENGINE_VARIABLE] = previous
         _clear_caches()
+    if called:
+        names = ", ".join(sorted(set(called)))
+        msg = (
+            f"the reference engine called the compiled core ({names}): a module keeps the core"
+            " from an earlier compiled_core(); call compiled_core() where the core is used"
+        )
+        raise AssertionError(msg)
 
 
 def both_engines(run: Callable[[], T]) -> tuple[T, T]:
