@@ -43,6 +43,8 @@ __all__ = ["FAMILIES", "GeneratedInput", "generated_input", "generated_inputs"]
 SEED = 15  # issue #15: the compiled grading core
 FAMILIES = ("native", "deep", "damaged", "fixture", "realistic")
 _WEIGHTS = (64, 6, 12, 12, 6)
+# The built-in result shapes, a failed call, a text result, a shell call that views a file.
+_SHAPES = ("search", "listing", "read", "web", "page", "command", "write", "failed", "text", "view")
 _DEPTHS = (150, 196, 197, 198, 199, 200, 201, 202, 203, 255, 1000)
 # A lone surrogate cannot be written by orjson; its JSON escape replaces this marker.
 _SURROGATE = "~lone-surrogate~"
@@ -187,20 +189,7 @@ class _Run:
 
     def tool(self) -> None:
         rng = self.rng
-        shape = rng.choice(
-            (
-                "search",
-                "listing",
-                "read",
-                "web",
-                "page",
-                "command",
-                "write",
-                "failed",
-                "text",
-                "view",
-            )
-        )
+        shape = rng.choice(_SHAPES)
         args: Any = {"query": self.text(3, shown=False)}
         if rng.random() < 0.15:
             args[rng.choice(vocabulary.SECRET_KEYS)] = rng.choice(vocabulary.SECRETS)
