@@ -8,7 +8,7 @@ itself; a cased one any character whose simple lower case is the literal's, or o
 extra equivalents ``re`` lists for it (``s`` and U+017F, ``i`` and U+0131, the Greek
 sigmas...). Three more tables say that: ``SRE_CASED``, ``SRE_LOWER`` (simple lower case,
 where it differs) and ``SRE_GROUP`` (each lower case with extra equivalents, to the smallest
-of its group). Before writing them the rule they encode is checked against ``re`` itself for
+of its group); ``ASCII_KEY`` holds the result of the two for ASCII. Before writing them the rule they encode is checked against ``re`` itself for
 every pair of characters that could match (the build fails if ``re`` disagrees).
 """
 
@@ -83,6 +83,11 @@ def main(path: str) -> None:
         lines.append(f"pub static {name}: [(u32, u32); {len(spans)}] = [")
         lines.extend(f"    (0x{a:x}, 0x{b:x})," for a, b in spans)
         lines.append("];")
+    # The key of each ASCII character, looked up directly (most text is ASCII).
+    keys = [group.get(lower.get(code, code), lower.get(code, code)) for code in range(0x80)]
+    lines.append("pub static ASCII_KEY: [u32; 128] = [")
+    lines.extend(f"    0x{key:x}," for key in keys)
+    lines.append("];")
     for name, pairs in (("SRE_LOWER", sorted(lower.items())), ("SRE_GROUP", sorted(group.items()))):
         lines.append(f"pub static {name}: [(u32, u32); {len(pairs)}] = [")
         lines.extend(f"    (0x{a:x}, 0x{b:x})," for a, b in pairs)

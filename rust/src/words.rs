@@ -7,6 +7,8 @@
 //! equivalents it lists (`s` and U+017F...), not by `str.lower`. The tables come from the
 //! interpreter (build.rs runs word_tables.py, which checks them against `re` first).
 
+use memchr::memmem;
+
 mod tables {
     include!(concat!(env!("OUT_DIR"), "/word_tables.rs"));
 }
@@ -44,12 +46,13 @@ pub fn is_alnum(c: char) -> bool {
 /// What `re.IGNORECASE` compares a character of the text by, against a cased literal.
 fn key(c: char) -> u32 {
     let code = u32::from(c);
-    let low = if c.is_ascii() {
-        u32::from(c.to_ascii_lowercase())
-    } else {
-        mapped(&tables::SRE_LOWER, code)
-    };
-    mapped(&tables::SRE_GROUP, low)
+    if let Some(&key) = usize::try_from(code)
+        .ok()
+        .and_then(|at| tables::ASCII_KEY.get(at))
+    {
+        return key;
+    }
+    mapped(&tables::SRE_GROUP, mapped(&tables::SRE_LOWER, code))
 }
 
 /// One character of a form, as `re` compiles it under `IGNORECASE`.
@@ -109,43 +112,47 @@ impl Word {
             return false;
         }
         (0..=chars.len() - width).any(|start| {
-            let before = start.checked_sub(1).and_then(|at| chars.get(at));
-            let after = chars.get(start + width);
-            let blocked = (self.head && before.is_some_and(|&c| is_alnum(c)))
-                || (self.tail && after.is_some_and(|&c| is_alnum(c)));
-            !blocked
-                && chars.get(start..start + width).is_some_and(|window| {
-                    window
-                        .iter()
-                        .zip(&self.literals)
-                        .all(|(&c, literal)| literal.matches(c))
-                })
+            let shown = chars.get(start..start + width).is_some_and(|window| {
+                window
+                    .iter()
+                    .zip(&self.literals)
+                    .all(|(&c, literal)| literal.matches(c))
+            });
+            // The edges only where the form matched (most starts fail at its first literal).
+            shown && {
+                let before = start.checked_sub(1).and_then(|at| chars.get(at));
+                let after = chars.get(start + width);
+                !((self.head && before.is_some_and(|&c| is_alnum(c)))
+                    || (self.tail && after.is_some_and(|&c| is_alnum(c))))
+            }
         })
     }
 }
 
-/// Whether the ASCII `text` holds `lowered` (a form lower-cased, ASCII) with the edges of
-/// `word` clear: for ASCII text, `re.IGNORECASE` equals comparing ASCII lower cases.
-pub fn found_in_ascii(word: &Word, text: &[u8], lowered: &[u8]) -> bool {
-    let width = lowered.len();
-    if width > text.len() {
-        return false;
-    }
-    (0..=text.len() - width).any(|start| {
+/// Whether the ASCII `text`, lower-cased (ASCII only), holds `finder`'s needle (a form
+/// lower-cased, ASCII) with the edges of `word` clear: for ASCII text, `re.IGNORECASE` equals
+/// comparing ASCII lower cases.
+pub fn found_in_ascii(word: &Word, text: &[u8], finder: &memmem::Finder<'_>) -> bool {
+    let width = finder.needle().len();
+    let mut from = 0;
+    while let Some(at) = text.get(from..).and_then(|rest| finder.find(rest)) {
+        let start = from + at;
         let before = start.checked_sub(1).and_then(|at| text.get(at));
         let after = text.get(start + width);
         let blocked = (word.head && before.is_some_and(u8::is_ascii_alphanumeric))
             || (word.tail && after.is_some_and(u8::is_ascii_alphanumeric));
-        !blocked
-            && text
-                .get(start..start + width)
-                .is_some_and(|window| window.eq_ignore_ascii_case(lowered))
-    })
+        if !blocked {
+            return true;
+        }
+        from = start + 1;
+    }
+    false
 }
 
 #[cfg(test)]
 mod tests {
     use super::{Word, found_in_ascii, is_alnum};
+    use memchr::memmem::Finder;
 
     #[test]
     fn edges_are_letters_and_digits_of_any_script() {
@@ -189,9 +196,12 @@ mod tests {
 
     #[test]
     fn ascii_text_compares_ascii_lower_cases() {
-        let word = Word::new("Port");
-        assert!(found_in_ascii(&word, b"the PORT is", b"port"));
-        assert!(!found_in_ascii(&word, b"ports", b"port"));
-        assert!(found_in_ascii(&word, b"ports port_", b"port"));
+        let (word, port) = (Word::new("Port"), Finder::new(b"port"));
+        assert!(found_in_ascii(&word, b"the port is", &port));
+        assert!(!found_in_ascii(&word, b"ports", &port));
+        assert!(found_in_ascii(&word, b"ports port_", &port));
+        let (word, nana) = (Word::new("ana"), Finder::new(b"ana"));
+        assert!(found_in_ascii(&word, b"banana ana", &nana)); // overlapping hits all tried
+        assert!(!found_in_ascii(&word, b"bananas", &nana));
     }
 }

@@ -186,6 +186,11 @@ def _position(source: Source, entry: int, where: SearchField) -> int:
     return entry
 
 
+def _step(source: Source) -> int:
+    """How far apart in its source the observations of consecutive index entries are."""
+    return 2 if isinstance(source, Ranked) else 1
+
+
 class Observations:
     """Every observation of a trace, in frame order, with the searches grading needs.
 
@@ -348,26 +353,28 @@ class Observations:
         if not self.count:
             return [[] for _ in forms]
         segments = self._segments
+        # Per segment: its frame, and its first position plus where the entry's observation
+        # sits (``_position``, once per segment rather than per hit).
+        places = [
+            (s.frame, s.first + _position(s.source, 0, where), _step(s.source)) for s in segments
+        ]
         found: list[list[str]] = []
         for form, hits in zip(forms, self._index(where).find_words(forms), strict=True):
             if hits is None:  # a line break or NUL: exact, observation by observation
                 word = word_test(form)
-                located = [
-                    (number, index)
-                    for number, index in self._exact(form.lower(), where)
-                    if word is None or word(self._field(number, index, where))
-                ]
-            else:
-                located = [
-                    (number, _position(segments[number].source, entry, where))
-                    for number, entry in hits
-                ]
-            found.append(
-                [
-                    observation_id(segments[number].frame, segments[number].first + position)
-                    for number, position in located
-                ]
-            )
+                found.append(
+                    [
+                        observation_id(segments[number].frame, segments[number].first + index)
+                        for number, index in self._exact(form.lower(), where)
+                        if word is None or word(self._field(number, index, where))
+                    ]
+                )
+                continue
+            ids = []
+            for number, entry in hits:
+                frame, first, step = places[number]
+                ids.append(observation_id(frame, first + step * entry))
+            found.append(ids)
         return found
 
     def _field(self, number: int, index: int, where: SearchField) -> str:

@@ -51,6 +51,9 @@ def _ids_by_form(
 
 
 def _shown(claim: AnswerClaim, ids: dict[str, list[str]]) -> tuple[str, ...]:
+    """The ids showing any form of the claim, each once, in form order."""
+    if len(claim.forms) == 1:
+        return tuple(dict.fromkeys(ids[claim.forms[0]]))
     return tuple(dict.fromkeys(oid for form in claim.forms for oid in ids[form]))
 
 
@@ -70,17 +73,19 @@ def support_answer_claims(
     """
     worded = [claim for claim in claims if claim.kind != "figure"]
     # Every form in one search per field; names only for the claims no line shows.
-    read = _ids_by_form(observations, _forms(worded), ("text", "source"))
-    unread = [claim for claim in worded if not _shown(claim, read)]
-    named = _ids_by_form(observations, _forms(unread), ("name",))
+    read_ids = _ids_by_form(observations, _forms(worded), ("text", "source"))
+    read = [_shown(claim, read_ids) for claim in worded]
+    unread = [claim for claim, shown in zip(worded, read, strict=True) if not shown]
+    named_ids = _ids_by_form(observations, _forms(unread), ("name",))
+    read_of = iter(read)  # in the order of `worded`
     supported: list[AnswerClaimSupport] = []
     for claim in claims:
         if claim.kind == "figure":
             seen = figure_evidence.get((claim.start, claim.end, claim.text), ())
             supported.append(AnswerClaimSupport(claim, "read" if seen else "unsupported", seen))
-        elif evidence := _shown(claim, read):
+        elif evidence := next(read_of):
             supported.append(AnswerClaimSupport(claim, "read", evidence))
-        elif evidence := _shown(claim, named):
+        elif evidence := _shown(claim, named_ids):
             supported.append(AnswerClaimSupport(claim, "named-only", evidence))
         else:
             supported.append(AnswerClaimSupport(claim, "unsupported", ()))
