@@ -186,11 +186,6 @@ def _position(source: Source, entry: int, where: SearchField) -> int:
     return entry
 
 
-def _step(source: Source) -> int:
-    """How far apart in its source the observations of consecutive index entries are."""
-    return 2 if isinstance(source, Ranked) else 1
-
-
 class Observations:
     """Every observation of a trace, in frame order, with the searches grading needs.
 
@@ -342,21 +337,19 @@ class Observations:
         ]
 
     def find_word_ids(self, forms: Sequence[str], where: SearchField) -> list[list[str]]:
-        """For each form, the ids of the observations holding it as a whole word.
+        """For each form, the ids of the observations showing it as a whole word.
 
-        Like :meth:`find_ids`, keeping the observations whose searched text (a line's text,
-        its source name or a path observation's name) holds the form as a whole word
-        (``tracegrade._text.form_pattern``; any hit when the form has no letter or digit at
-        either end). All forms in one call to the index: no observation object is built, so
-        many forms found in thousands of lines stay cheap.
+        :meth:`find_ids` kept to the observations whose searched text holds the form as a
+        whole word (``tracegrade._text.word_test``), all forms in one call to the index.
         """
         if not self.count:
             return [[] for _ in forms]
         segments = self._segments
-        # Per segment: its frame, and its first position plus where the entry's observation
-        # sits (``_position``, once per segment rather than per hit).
+        # Per segment: its frame, where its first entry's observation sits and how far apart
+        # its entries' observations are (a ranked result's: path, line, path, ...).
         places = [
-            (s.frame, s.first + _position(s.source, 0, where), _step(s.source)) for s in segments
+            (s.frame, s.first + _position(s.source, 0, where), 1 + isinstance(s.source, Ranked))
+            for s in segments
         ]
         found: list[list[str]] = []
         for form, hits in zip(forms, self._index(where).find_words(forms), strict=True):
