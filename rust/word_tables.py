@@ -8,8 +8,9 @@ itself; a cased one any character whose simple lower case is the literal's, or o
 extra equivalents ``re`` lists for it (``s`` and U+017F, ``i`` and U+0131, the Greek
 sigmas...). Three more tables say that: ``SRE_CASED``, ``SRE_LOWER`` (simple lower case,
 where it differs) and ``SRE_GROUP`` (each lower case with extra equivalents, to the smallest
-of its group); ``ASCII_KEY`` holds the result of the two for ASCII. Before writing them the rule they encode is checked against ``re`` itself for
-every pair of characters that could match (the build fails if ``re`` disagrees).
+of its group); ``ASCII_KEY`` holds the result of the two for ASCII. Before writing them the
+rule they encode is checked against ``re`` itself for every pair of characters that could
+match (the build fails if ``re`` disagrees).
 """
 
 import _sre  # type: ignore[import-not-found]  # re's matcher: its case tables are in question
