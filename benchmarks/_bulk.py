@@ -221,7 +221,7 @@ def run_bulk(corpus_mb: int = CORPUS_MB, rounds: int = ROUNDS) -> Section:
     ]
     if notes:
         body += ["", *notes]
-    return Section("11. Grading with no question file", tuple(body), tuple(checks))
+    return Section("12. Grading with no question file", tuple(body), tuple(checks))
 
 
 def main() -> None:
