@@ -14,32 +14,16 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import TYPE_CHECKING
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.helpers.strategies import TEXT_PIECES
+from tests.helpers.strategies import FLIPS, word_texts
 from tracegrade import _core
 from tracegrade._text import word_test
 from tracegrade.observations._index import TextIndex, entry_text
 
-if TYPE_CHECKING:
-    from collections.abc import Callable
-
-# Where re.IGNORECASE and str.lower differ, and what stands at a word's edge.
-CASES = ["\u017f", "s", "S", "\u0131", "I", "\u0130", "\u212a", "k", "\u00b5", "\u03bc"]
-CASES += ["\u03a3", "\u03c3", "\u03c2", "\u00df", "\u1e9e", "\u0345", "\u03b9", "\u1fbe"]
-EDGES = ["_", "-", ".", "/", "\u0301", "\u00b2", "\u0663", "\u00e9", "\u00c9", "\u65e5"]
-EDGES += ["\u2167", "\u00bd", "x", "7", " ", "\t", "\u00a0", "\u200d"]
-PIECES = [*TEXT_PIECES, *CASES, *EDGES, "port", "Port", "80", "NOS-18"]
-
-characters = st.one_of(
-    st.sampled_from(PIECES), st.characters(exclude_categories=["Cs"]), st.sampled_from(CASES)
-)
-texts = st.lists(characters, max_size=10).map("".join)
-segments = st.lists(st.lists(texts, max_size=4), max_size=4)
-FLIPS: list[Callable[[str], str]] = [str.upper, str.lower, str.swapcase, str]
+segments = st.lists(st.lists(word_texts, max_size=4), max_size=4)
 
 
 def _pieces(drawn: list[list[str]]) -> tuple[list[str], list[int]]:
@@ -64,7 +48,7 @@ def forms_for(draw: st.DrawFn, drawn: list[list[str]]) -> list[str]:
             cut = draw(st.integers(min_value=0, max_value=len(other)))
             forms.append(draw(st.sampled_from([other[:cut], other[cut:], other + "s"])))
         else:
-            forms.append(draw(texts))
+            forms.append(draw(word_texts))
     return forms
 
 

@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import corpus_root
-from tests.observations.test_word_engines import FLIPS, texts
+from tests.helpers.strategies import FLIPS, word_texts
 from tracegrade._engine import ENGINE_VARIABLE
 from tracegrade._text import word_test
 from tracegrade.claims import AnswerClaim
@@ -59,12 +59,12 @@ def engine(name: str) -> Iterator[None]:
             os.environ[ENGINE_VARIABLE] = before
 
 
-names = st.lists(texts, max_size=3).map(tuple)
+names = st.lists(word_texts, max_size=3).map(tuple)
 sources: st.SearchStrategy[Source] = st.one_of(
     names.map(Names),
-    st.lists(st.tuples(texts, st.integers(1, 9), texts), max_size=3).map(Lines.of),
-    st.builds(Document, texts, st.lists(texts, max_size=3).map("\n".join)),
-    st.lists(st.tuples(texts, texts), max_size=3).map(
+    st.lists(st.tuples(word_texts, st.integers(1, 9), word_texts), max_size=3).map(Lines.of),
+    st.builds(Document, word_texts, st.lists(word_texts, max_size=3).map("\n".join)),
+    st.lists(st.tuples(word_texts, word_texts), max_size=3).map(
         lambda rows: Ranked(tuple(r[0] for r in rows), tuple(r[1] for r in rows))
     ),
 )
@@ -92,7 +92,7 @@ def claims_for(draw: st.DrawFn, observations: Observations) -> list[AnswerClaim]
                 end = draw(st.integers(start, len(text)))
                 forms.append(draw(st.sampled_from(FLIPS))(text[start:end]))
             else:
-                forms.append(draw(texts))
+                forms.append(draw(word_texts))
         found.append(AnswerClaim("id", forms[0], forms[0], 0, len(forms[0]), tuple(forms)))
     return found
 
