@@ -99,7 +99,8 @@ from tracegrade.evals._registry import (
     unregister_touchpoint,
 )
 from tracegrade.evals._retry import infra_status, is_infra, retry_infra
-from tracegrade.evals._runner import RUN_SCHEMA_VERSION, RunReport, TouchpointReport, run_evals
+from tracegrade.evals._run_report import RUN_SCHEMA_VERSION, RunReport, TouchpointReport
+from tracegrade.evals._runner import run_evals
 from tracegrade.evals._shadow import (
     CaseFlip,
     Flip,

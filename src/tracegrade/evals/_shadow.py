@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict
 from tracegrade.cost import CostBreakdown, cost_breakdown
 from tracegrade.evals._compare import compare_runs
 from tracegrade.evals._contract import Severity
-from tracegrade.evals._runner import case_metric
+from tracegrade.evals._run_report import case_metric
 from tracegrade.evals._shadow_stats import (
     BOOTSTRAP_RESAMPLES,
     BOOTSTRAP_SEED,

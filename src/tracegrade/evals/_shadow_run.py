@@ -24,7 +24,8 @@ from tracegrade.cost import project_prices
 from tracegrade.errors import InputError
 from tracegrade.evals._dispatch import WorkUnit, _FunctionSuite, import_call, prepare_suite
 from tracegrade.evals._executor import LocalExecutor
-from tracegrade.evals._runner import _Recorder, _Work, new_run_id
+from tracegrade.evals._run_report import new_run_id
+from tracegrade.evals._runner import _Recorder, _Work
 from tracegrade.evals._shadow import compare_shadow
 from tracegrade.store import RunRecord, _problems
 
