@@ -2,6 +2,8 @@
 
 from collections.abc import Sequence
 
+from tracegrade.claims._answer_claim import ClaimKind
+
 UNICODE_VERSION: str
 
 def lower(text: str) -> str: ...
@@ -12,3 +14,16 @@ class TextIndex:
     def total(self) -> int: ...
     def __init__(self, pieces: Sequence[str], counts: Sequence[int]) -> None: ...
     def search(self, needle: str) -> list[tuple[int, int]] | None: ...
+
+class ClaimScanner:
+    def __init__(
+        self,
+        words: dict[str, list[str]],
+        places: list[list[str]],
+        abbreviations: list[list[str]],
+        numbers: list[tuple[str, int]],
+    ) -> None: ...
+    def scan(
+        self, answer: str
+    ) -> list[tuple[ClaimKind, str, str, int, int, list[str], bool]] | None: ...
+    def hedged_spans(self, answer: str) -> list[tuple[int, int]] | None: ...
