@@ -88,7 +88,7 @@ pub fn domain_head(raw: &[char], lexicon: &Lexicon) -> bool {
         after_dots.push(index);
     }
     after_dots.iter().rev().any(|&from| {
-        lexicon.tlds.iter().any(|tld| {
+        lexicon.tlds.all().iter().any(|tld| {
             let folds = tld
                 .iter()
                 .enumerate()

@@ -20,13 +20,9 @@ pub fn hedged_spans(t: &[char], lexicon: &Lexicon) -> Vec<(usize, usize)> {
     let mut hedges = Vec::new();
     let mut index = 0;
     while index < lowered.len() {
-        let found = boundary(&lowered, index)
-            .then(|| {
-                words_at(&lowered, index, &lexicon.hedges)
-                    .map(|length| index + length)
-                    .find(|&end| boundary(&lowered, end))
-            })
-            .flatten();
+        let found = words_at(&lowered, index, &lexicon.hedges)
+            .map(|length| index + length)
+            .find(|&end| boundary(&lowered, index) && boundary(&lowered, end));
         match found {
             Some(end) => {
                 hedges.push((index, end));

@@ -3,15 +3,14 @@
 //! figures/_numbers.py), prepared for matching.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Mutex;
 
+use super::text::Words;
 use crate::lower::lower;
 
-/// Words as characters, longest first: the order a regex word trie tries them in.
-fn longest_first(words: impl IntoIterator<Item = String>) -> Vec<Vec<char>> {
-    let mut list: Vec<Vec<char>> = words.into_iter().map(|w| w.chars().collect()).collect();
-    list.sort_by_key(|word| std::cmp::Reverse(word.len()));
-    list.dedup();
-    list
+/// Words as a regex word trie tries them.
+fn longest_first(words: impl IntoIterator<Item = String>) -> Words {
+    Words::new(words)
 }
 
 /// Python's `str.capitalize()` of an ASCII word.
@@ -35,31 +34,33 @@ pub struct Lexicon {
     pub months: Vec<String>,
     pub abbreviations: Vec<Vec<String>>,
     pub month_number: HashMap<String, usize>,
-    pub month_words: Vec<Vec<char>>,
-    pub full_months: Vec<Vec<char>>,
-    pub weekdays: Vec<Vec<char>>,
+    pub month_words: Words,
+    pub full_months: Words,
+    pub weekdays: Words,
     pub number_value: HashMap<String, u32>,
     pub word_of_value: HashMap<u32, String>,
-    pub lower_numbers: Vec<Vec<char>>,
-    pub any_numbers: Vec<Vec<char>>,
-    pub any_tens: Vec<Vec<char>>,
-    pub units: Vec<Vec<char>>,
+    pub lower_numbers: Words,
+    pub any_numbers: Words,
+    pub any_tens: Words,
+    pub units: Words,
     pub ordinals: Vec<String>,
-    pub any_ordinals: Vec<Vec<char>>,
-    pub extensions: Vec<Vec<char>>,
-    pub tlds: Vec<Vec<char>>,
-    pub connectors: Vec<Vec<char>>,
+    pub any_ordinals: Words,
+    pub extensions: Words,
+    pub tlds: Words,
+    pub connectors: Words,
     pub connector_set: HashSet<String>,
     pub titles: HashSet<String>,
     pub plain_words: HashSet<String>,
     pub stop_nouns: HashSet<String>,
-    pub hedges: Vec<Vec<char>>,
+    pub hedges: Words,
     pub places: HashMap<String, usize>,
     pub place_groups: Vec<Vec<String>>,
     pub plain_abbreviations: HashSet<String>,
     pub suffixes: HashSet<String>,
     pub not_names: HashSet<String>,
     pub compass: HashSet<String>,
+    /// The forms of names met before (the reference caches them too, `functools.lru_cache`).
+    pub name_forms: Mutex<HashMap<Vec<String>, Vec<String>>>,
 }
 
 fn list(words: &HashMap<String, Vec<String>>, key: &str) -> Result<Vec<String>, String> {
@@ -158,6 +159,7 @@ impl Lexicon {
             suffixes: set(words, "suffixes")?,
             not_names: set(words, "not_names")?,
             compass: set(words, "compass")?,
+            name_forms: Mutex::new(HashMap::new()),
         })
     }
 

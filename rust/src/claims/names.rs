@@ -255,6 +255,29 @@ fn word_variants(word: &str, lexicon: &Lexicon) -> Vec<String> {
     variants
 }
 
+/// Names met again are common (a person named twice, the same answers graded again).
+const CACHED_NAMES: usize = 4096;
+
+/// `name_forms()`, remembered; `None` where the reference raises.
+fn cached_name_forms(cleaned: &[String], lexicon: &Lexicon) -> Option<Vec<String>> {
+    if let Some(forms) = lexicon
+        .name_forms
+        .lock()
+        .ok()
+        .and_then(|c| c.get(cleaned).cloned())
+    {
+        return Some(forms);
+    }
+    let forms = name_forms(cleaned, lexicon)?;
+    if let Ok(mut cache) = lexicon.name_forms.lock() {
+        if cache.len() >= CACHED_NAMES {
+            cache.clear();
+        }
+        cache.insert(cleaned.to_vec(), forms.clone());
+    }
+    Some(forms)
+}
+
 /// `name_forms()`; `None` where the reference raises (a name of connectors and a suffix).
 fn name_forms(cleaned: &[String], lexicon: &Lexicon) -> Option<Vec<String>> {
     let connector = |word: &String| lexicon.connector_set.contains(&lower(word));
@@ -422,7 +445,7 @@ pub fn name_claim(
     }
     let end = last_start + clean_word(last_word).chars().count();
     let raw: String = answer.get(*start..end).unwrap_or_default().iter().collect();
-    let forms = name_forms(&cleaned, lexicon).ok_or(())?;
+    let forms = cached_name_forms(&cleaned, lexicon).ok_or(())?;
     let mut claim = Claim::new("name", raw, cleaned.join(" "), *start, forms);
     claim.end = end;
     Ok(Some(claim))

@@ -7,7 +7,7 @@ use super::chars::{is_decimal, is_space, is_word};
 use super::lexicon::Lexicon;
 use super::names::name_run;
 use super::text::{
-    at, before_is, boundary, digit, is, run, run_at_most, starts_str, word, words_at,
+    Words, at, before_is, boundary, digit, is, run, run_at_most, starts_str, word, words_at,
 };
 
 pub type Span = (usize, usize);
@@ -159,15 +159,13 @@ fn path(t: &[char], p: usize) -> Option<usize> {
     }
     let head = |c: char| is_word(c) || "@+-".contains(c);
     let segment = |c: char| is_word(c) || ".@+-".contains(c);
-    let mut prefixes = Vec::with_capacity(3);
-    match at(t, p) {
-        Some('~') => prefixes.push(1),
-        Some('.') if at(t, p + 1) == Some('.') => prefixes.extend([2, 1]),
-        Some('.') => prefixes.push(1),
-        _ => {}
-    }
-    prefixes.push(0);
-    for prefix in prefixes {
+    let prefixes: &[usize] = match at(t, p) {
+        Some('~') => &[1, 0],
+        Some('.') if at(t, p + 1) == Some('.') => &[2, 1, 0],
+        Some('.') => &[1, 0],
+        _ => &[0],
+    };
+    for &prefix in prefixes {
         let mut index = p + prefix;
         if at(t, index) == Some('/') {
             index += 1;
@@ -202,11 +200,11 @@ fn file(t: &[char], p: usize, lexicon: &Lexicon) -> Option<usize> {
         return None;
     }
     let first = if at(t, p) == Some('.') { p + 1 } else { p };
-    let mut labels = vec![(first, run(t, first, name_char))];
-    let mut end = labels.last().map_or(first, |&(_, end)| end);
-    if end == first {
-        return None;
+    let mut end = run(t, first, name_char);
+    if end == first || at(t, end) != Some('.') {
+        return None; // no extension without a dot
     }
+    let mut labels = vec![(first, end)];
     while at(t, end) == Some('.') && is(t, end + 1, name_char) {
         let next = run(t, end + 1, name_char);
         labels.push((end + 1, next));
@@ -214,7 +212,13 @@ fn file(t: &[char], p: usize, lexicon: &Lexicon) -> Option<usize> {
     }
     for &(start, end) in labels.iter().skip(1).rev() {
         let label = t.get(start..end).unwrap_or_default();
-        if lexicon.extensions.iter().any(|ext| ext.as_slice() == label) && ends_name(t, end) {
+        if lexicon
+            .extensions
+            .all()
+            .iter()
+            .any(|ext| ext.as_slice() == label)
+            && ends_name(t, end)
+        {
             return Some(end);
         }
     }
@@ -431,7 +435,7 @@ fn month_day(t: &[char], p: usize, lexicon: &Lexicon) -> Option<(usize, Shape)> 
 }
 
 fn day_month(t: &[char], p: usize, lexicon: &Lexicon) -> Option<(usize, Shape)> {
-    if !not_after(t, p) {
+    if !digit(t, p) || !not_after(t, p) {
         return None;
     }
     for day_end in one_or_two_digits(t, p) {
@@ -464,7 +468,7 @@ fn day_month(t: &[char], p: usize, lexicon: &Lexicon) -> Option<(usize, Shape)> 
 }
 
 fn time(t: &[char], p: usize) -> Option<(usize, Shape)> {
-    if !not_after(t, p) {
+    if !digit(t, p) || !not_after(t, p) {
         return None;
     }
     let mut hours = Vec::with_capacity(3);
@@ -529,7 +533,7 @@ fn time(t: &[char], p: usize) -> Option<(usize, Shape)> {
 }
 
 /// A word of `words` at `p` between word boundaries.
-fn bounded_word(t: &[char], p: usize, words: &[Vec<char>]) -> Option<usize> {
+fn bounded_word(t: &[char], p: usize, words: &Words) -> Option<usize> {
     if !boundary(t, p) {
         return None;
     }
@@ -639,7 +643,7 @@ fn quantity(t: &[char], p: usize, lexicon: &Lexicon) -> Option<(usize, Shape)> {
 }
 
 /// What `(?:SPELLED|_ORDINAL_WORD)\b` and the like test: one of `words` at `p`, then `\b`.
-fn word_then_boundary(t: &[char], p: usize, words: &[Vec<char>]) -> bool {
+fn word_then_boundary(t: &[char], p: usize, words: &Words) -> bool {
     words_at(t, p, words).any(|length| boundary(t, p + length))
 }
 

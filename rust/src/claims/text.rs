@@ -59,14 +59,65 @@ pub fn starts_str(text: &[char], index: usize, word: &str) -> bool {
         .all(|(position, expected)| at(text, position) == Some(expected))
 }
 
-/// The lengths of the `words` (sorted longest first) written at `index`: the order in which
-/// the reference's word tries match (a longer word before its prefix).
+/// A word list as a regex word trie tries it: by first character, longest word first.
+pub struct Words {
+    words: Vec<Vec<char>>,
+    /// For an ASCII first character, the range of `words` starting with it.
+    ascii: Vec<(usize, usize)>,
+}
+
+impl Words {
+    pub fn new(words: impl IntoIterator<Item = String>) -> Self {
+        let mut words: Vec<Vec<char>> = words.into_iter().map(|w| w.chars().collect()).collect();
+        words.sort_by(|a, b| a.first().cmp(&b.first()).then(b.len().cmp(&a.len())));
+        words.dedup();
+        let mut ascii = vec![(0, 0); 128];
+        for (index, word) in words.iter().enumerate() {
+            let Some(slot) = word.first().and_then(|&c| ascii.get_mut(c as usize)) else {
+                continue;
+            };
+            if slot.1 == 0 {
+                *slot = (index, index);
+            }
+            slot.1 = index + 1;
+        }
+        Self { words, ascii }
+    }
+
+    /// Every word.
+    pub fn all(&self) -> &[Vec<char>] {
+        &self.words
+    }
+
+    fn starting(&self, first: Option<char>) -> &[Vec<char>] {
+        match first {
+            Some(c) if c.is_ascii() => {
+                let (from, to) = self.ascii.get(c as usize).copied().unwrap_or_default();
+                self.words.get(from..to).unwrap_or_default()
+            }
+            Some(c) => {
+                let from = self
+                    .words
+                    .partition_point(|w| w.first().is_some_and(|&f| f < c));
+                let to = self
+                    .words
+                    .partition_point(|w| w.first().is_some_and(|&f| f <= c));
+                self.words.get(from..to).unwrap_or_default()
+            }
+            None => &[],
+        }
+    }
+}
+
+/// The lengths of the `words` written at `index`, in the order the reference's word trie
+/// matches them (a longer word before its prefix).
 pub fn words_at<'a>(
     text: &'a [char],
     index: usize,
-    words: &'a [Vec<char>],
+    words: &'a Words,
 ) -> impl Iterator<Item = usize> + 'a {
     words
+        .starting(at(text, index))
         .iter()
         .filter(move |word| starts(text, index, word))
         .map(Vec::len)
