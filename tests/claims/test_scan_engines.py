@@ -57,12 +57,31 @@ PIECES = [
     "\u00a0", "\u2028", "\u0374", "\u0483",
 ]  # fmt: skip
 
+# Each kind's shape with its edges: hours past 23, minutes past 59, four-digit scores,
+# days past 31, Unicode digits (``\d``), ids and units, dotted and snake code.
+SHAPES = [
+    r"[0-2]?[0-9](:[0-6][0-9])?( ?[apAP]\.?[mM]\.?)?",
+    r"\d{1,4}( ?[-\u2013] ?\d{1,4})?[,.]?",
+    r"[12][0-9]{3}-[0-1][0-9]-[0-3][0-9]",
+    r"[0-3]?[0-9](st|nd|rd|th)?( of)? (Jan|March|May|Sept|Dec)\.?",
+    r"(Aug|June|Sept)\.? [0-3]?[0-9](st|th)?[:.]?",
+    r"\d{1,3}[ -](year-old|km|goals|and|of|pm|Points|people-)",
+    r"[A-Za-z]{1,3}-?[0-9]{1,3}[a-z]?(-[A-Z0-9]{1,2})?",
+    r"[a-z_]{1,4}(\.[a-z_]{1,4}){1,2}(\(\))?|[A-Z][a-z]+[A-Z][a-z0-9]*",
+    r"(twenty|Seven|thirty|one|five|eleven)([- ](five|one|nine))? (goals|of|times)",
+]
 pieces = st.one_of(
     st.sampled_from(PIECES),
     st.characters(exclude_categories=["Cs"]),
     st.text(st.characters(codec="ascii"), max_size=4),
+    # Numbers and what follows them: times, scores, dates, units, versions.
+    st.text("0123456789:.,-/ apmAPMst\u2013", min_size=1, max_size=7),
+    *(st.from_regex(shape, fullmatch=True) for shape in SHAPES),
 )
-answers = st.lists(pieces, max_size=40).map("".join)
+# Run together (shapes inside words) or spaced (shapes standing alone).
+answers = st.one_of(
+    st.lists(pieces, max_size=40).map("".join), st.lists(pieces, max_size=30).map(" ".join)
+)
 
 
 def _compiled(answer: str) -> list[AnswerClaim] | None:
