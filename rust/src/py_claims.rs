@@ -4,18 +4,19 @@ use std::collections::HashMap;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyString;
+use pyo3::types::{PyString, PyTuple};
 
 use crate::claims::{self, Lexicon};
 
-/// One claim as `(kind, raw, text, start, end, forms, hedged)`.
-type ClaimTuple = (
+/// One claim as `AnswerClaim`'s fields: `(kind, raw, text, start, end, forms, hedged, given)`.
+type ClaimTuple<'py> = (
     &'static str,
     String,
     String,
     usize,
     usize,
-    Vec<String>,
+    Bound<'py, PyTuple>,
+    bool,
     bool,
 );
 
@@ -39,13 +40,36 @@ impl PyClaimScanner {
         Ok(Self { lexicon })
     }
 
-    /// The claims of `answer` but figures, or `None` when only the reference can say: a
-    /// lone surrogate (no Rust string holds one), or an answer the reference raises on.
-    fn scan(&self, answer: &Bound<'_, PyString>) -> Option<Vec<ClaimTuple>> {
-        let text = answer.to_str().ok()?;
-        let found = claims::scan_claims(text, &self.lexicon).ok()?;
-        let tuple = |c: claims::Claim| (c.kind, c.raw, c.text, c.start, c.end, c.forms, c.hedged);
-        Some(found.into_iter().map(tuple).collect())
+    /// The claims of `answer` but figures, and which of them have a non-ASCII raw text (their
+    /// Unicode forms are added in Python); `None` when only the reference can say: a lone
+    /// surrogate (no Rust string holds one), or an answer the reference raises on.
+    fn scan<'py>(
+        &self,
+        answer: &Bound<'py, PyString>,
+    ) -> PyResult<Option<(Vec<ClaimTuple<'py>>, Vec<usize>)>> {
+        let Ok(text) = answer.to_str() else {
+            return Ok(None);
+        };
+        let Ok(found) = claims::scan_claims(text, &self.lexicon) else {
+            return Ok(None);
+        };
+        let wide = found
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| !c.raw.is_ascii())
+            .map(|(i, _)| i);
+        let wide = wide.collect();
+        let py = answer.py();
+        let tuples = found
+            .into_iter()
+            .map(|c| {
+                let forms = PyTuple::new(py, c.forms)?;
+                Ok((
+                    c.kind, c.raw, c.text, c.start, c.end, forms, c.hedged, false,
+                ))
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        Ok(Some((tuples, wide)))
     }
 
     /// The hedged sentences of `answer` as `(start, end)`, or `None` for a lone surrogate.

@@ -396,10 +396,11 @@ def scan_claims(answer: str) -> list[AnswerClaim]:
     found = scanner.scan(answer) if scanner is not None else None
     if found is None:  # the reference engine, a lone surrogate, or an answer it raises on
         return reference_scan_claims(answer)
-    return [
-        _with_unicode_forms(AnswerClaim(kind, raw, text, start, end, tuple(forms), hedged=hedged))
-        for kind, raw, text, start, end, forms, hedged in found
-    ]
+    fields, wide = found
+    claims = [AnswerClaim(*claim) for claim in fields]
+    for at in wide:  # a non-ASCII raw text: its Unicode forms, as the reference adds them
+        claims[at] = _with_unicode_forms(claims[at])
+    return claims
 
 
 def reference_scan_claims(answer: str) -> list[AnswerClaim]:
