@@ -2,9 +2,9 @@
 //! layout labels (`_label_lines`: Markdown headings and table header rows).
 
 use super::Claim;
-use super::chars::is_space;
+use super::chars::{is_space, is_word};
 use super::lexicon::Lexicon;
-use super::text::{at, boundary, is, run, starts_str, words_at};
+use super::text::{at, before_is, boundary, is, run, starts_str, words_at};
 use crate::lower::lower;
 
 /// The sentences that hold a hedge word, as `(start, end)` code-point spans.
@@ -20,9 +20,14 @@ pub fn hedged_spans(t: &[char], lexicon: &Lexicon) -> Vec<(usize, usize)> {
     let mut hedges = Vec::new();
     let mut index = 0;
     while index < lowered.len() {
-        let found = words_at(&lowered, index, &lexicon.hedges)
-            .map(|length| index + length)
-            .find(|&end| boundary(&lowered, index) && boundary(&lowered, end));
+        // Every hedge starts with a letter: `\b` before it means no word character before.
+        let found = (!before_is(&lowered, index, is_word))
+            .then(|| {
+                words_at(&lowered, index, &lexicon.hedges)
+                    .map(|length| index + length)
+                    .find(|&end| boundary(&lowered, index) && boundary(&lowered, end))
+            })
+            .flatten();
         match found {
             Some(end) => {
                 hedges.push((index, end));

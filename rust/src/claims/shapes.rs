@@ -57,7 +57,13 @@ fn ascii_lower(c: char) -> bool {
 
 /// `_NOT_AFTER`: `(?<![\w.,:$€£¥@/\\-])`.
 fn not_after(t: &[char], p: usize) -> bool {
-    !before_is(t, p, |c| is_word(c) || ".,:$€£¥@/\\-".contains(c))
+    !before_is(t, p, |c| {
+        is_word(c)
+            || matches!(
+                c,
+                '.' | ',' | ':' | '$' | '€' | '£' | '¥' | '@' | '/' | '\\' | '-'
+            )
+    })
 }
 
 /// A body of 1 to `most` characters from `p + 1`, none of them in `excluded` or a line
@@ -653,7 +659,11 @@ fn may_start(t: &[char], p: usize, lexicon: &Lexicon) -> bool {
         return false;
     }
     if !is(t, p, |c| {
-        is_word(c) || "`\"'\u{2018}\u{201c}./~".contains(c)
+        is_word(c)
+            || matches!(
+                c,
+                '`' | '"' | '\'' | '\u{2018}' | '\u{201c}' | '.' | '/' | '~'
+            )
     }) {
         return false;
     }

@@ -49,7 +49,9 @@ pub fn boundary(text: &[char], index: usize) -> bool {
 
 /// Whether `word` is written at `index`.
 pub fn starts(text: &[char], index: usize, word: &[char]) -> bool {
-    text.get(index..index + word.len()) == Some(word)
+    // Words are short: a loop beats a call to memcmp.
+    text.get(index..index + word.len())
+        .is_some_and(|written| written.iter().zip(word).all(|(a, b)| a == b))
 }
 
 /// Whether `word` (ASCII) is written at `index`.
