@@ -741,3 +741,54 @@ pub fn shape_at(t: &[char], p: usize, lexicon: &Lexicon) -> Option<(usize, Shape
         .or_else(|| quantity(t, p, lexicon))
         .or_else(|| simple(name_run(t, p, lexicon), Shape::Name))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Shape, shape_at};
+    use crate::claims::lexicon::sample::lexicon;
+
+    fn at(text: &str, p: usize) -> Option<(usize, &'static str)> {
+        let chars: Vec<char> = text.chars().collect();
+        let kind = |shape: &Shape| match shape {
+            Shape::Time { .. } => "time",
+            Shape::File => "file",
+            Shape::Path => "path",
+            Shape::Identifier => "identifier",
+            Shape::Id => "id",
+            Shape::Name => "name",
+            Shape::Enclosed { .. } => "enclosed",
+            _ => "other",
+        };
+        shape_at(&chars, p, &lexicon()).map(|(end, shape)| (end, kind(&shape)))
+    }
+
+    #[test]
+    fn hours_stop_at_23_and_a_time_needs_minutes_or_a_meridiem() {
+        assert_eq!(at("23:59", 0), Some((5, "time")));
+        assert_eq!(at("2 pm", 0), Some((4, "time")));
+        assert_ne!(at("24:00", 0).map(|f| f.1), Some("time"));
+        assert_ne!(at("10:305", 0).map(|f| f.1), Some("time"));
+    }
+
+    #[test]
+    fn a_file_name_backtracks_to_its_last_known_extension() {
+        // ".zz" is no extension, and ".py" followed by ".z" is inside a longer name.
+        assert_eq!(at("a.b.py.zz", 0), None);
+        assert_eq!(at("a.b.py.-x", 0), Some((6, "file")));
+        assert_eq!(at("config.ts", 0), Some((9, "file")));
+        assert_eq!(at("x.tsx", 0), None); // not an extension of this lexicon
+    }
+
+    #[test]
+    fn a_call_is_dropped_when_a_word_follows_it() {
+        assert_eq!(at("os.path()x", 0), Some((7, "identifier")));
+        assert_eq!(at("os.path()", 0), Some((9, "identifier")));
+    }
+
+    #[test]
+    fn a_capital_word_ends_before_an_accent_when_a_word_character_follows() {
+        // "Jose\u{301}_x": the whole word is followed by `_`, so the word gives up its accent.
+        assert_eq!(at("Jose\u{301}_x", 0), Some((4, "name")));
+        assert_eq!(at("Jose\u{301} x", 0), Some((5, "name")));
+    }
+}
