@@ -13,9 +13,11 @@
     clippy::string_slice
 )]
 
+pub mod claims;
 pub mod index;
 pub mod lower;
 pub mod needles;
+mod py_claims;
 pub mod words;
 
 use pyo3::exceptions::PyValueError;
@@ -98,5 +100,6 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<PyTextIndex>()?;
     module.add_function(wrap_pyfunction!(py_lower, module)?)?;
     module.add_function(wrap_pyfunction!(py_present_needles, module)?)?;
+    py_claims::register(module)?;
     Ok(())
 }
