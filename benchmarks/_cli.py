@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import statistics
 import subprocess
 import sys
@@ -13,6 +14,9 @@ from benchmarks._common import Check, Section, table
 
 CLI_TARGET_MS = 150.0
 RUNS = 10
+_START_UP = "python -c pass"
+_COMMAND = "tracegrade grade SUITE --format tsv"
+_COMPILING = "tracegrade grade SUITE --format tsv, compiling tracegrade's sources"
 
 # The 8 cases of the post-5 suite (SPEC.md section 12.2); [suite] traces is filled in.
 _SUITE = """\
@@ -63,10 +67,27 @@ def suite_text(traces: Path) -> str:
     return _SUITE.format(traces=f'"{traces.resolve().as_posix()}"', cases=cases)
 
 
-def _run(argv: list[str]) -> tuple[float, subprocess.CompletedProcess[bytes]]:
+def _run(argv: list[str], env: dict[str, str]) -> tuple[float, subprocess.CompletedProcess[bytes]]:
     start = time.perf_counter()
-    done = subprocess.run(argv, capture_output=True, check=False)
+    done = subprocess.run(argv, capture_output=True, check=False, env=env)
     return time.perf_counter() - start, done
+
+
+def _installed(cache: Path) -> dict[str, str]:
+    """The environment of an installed tracegrade: every module read from its bytecode.
+
+    pip compiles an installed package's bytecode; a checkout run with
+    ``PYTHONDONTWRITEBYTECODE=1`` (as the project's shells are) compiles tracegrade's sources
+    again on every start instead. The bytecode goes to ``cache`` (``PYTHONPYCACHEPREFIX``),
+    not into the tree; the warm-up run writes it.
+    """
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    return env | {"PYTHONPYCACHEPREFIX": str(cache)}
+
+
+def _compiling() -> dict[str, str]:
+    """The environment as the checkout is run here: no bytecode written for tracegrade."""
+    return dict(os.environ) | {"PYTHONDONTWRITEBYTECODE": "1"}
 
 
 def _tracegrade() -> str:
@@ -74,7 +95,9 @@ def _tracegrade() -> str:
     return str(script) if script.is_file() else "tracegrade"
 
 
-def import_times(argv: list[str], runs: int = 3) -> list[tuple[str, int, int, int]]:
+def import_times(
+    argv: list[str], env: dict[str, str] | None = None, runs: int = 3
+) -> list[tuple[str, int, int, int]]:
     """``python -X importtime ARGV``: per module, the fastest of ``runs`` runs.
 
     Returns:
@@ -87,6 +110,7 @@ def import_times(argv: list[str], runs: int = 3) -> list[tuple[str, int, int, in
             capture_output=True,
             check=False,
             text=True,
+            env=env,
         )
         if done.returncode not in {0, 1}:  # 1: an expectation failed, the imports still ran
             message = f"-X importtime {argv}: exit {done.returncode}: {done.stderr[-300:]}"
@@ -118,8 +142,8 @@ def _group(module: str) -> str:
     return next((name for name, tops in _GROUPS if top in tops), "standard library and other")
 
 
-def _import_summary(argv: list[str], label: str, top: int) -> list[str]:
-    times = import_times(argv)
+def _import_summary(argv: list[str], env: dict[str, str], label: str, top: int) -> list[str]:
+    times = import_times(argv, env)
     rows = [
         [f"`{'  ' * depth}{name}`", depth, f"{own / 1000:.1f}", f"{cumulative / 1000:.1f}"]
         for name, depth, own, cumulative in times[:top]
@@ -141,7 +165,10 @@ def _import_summary(argv: list[str], label: str, top: int) -> list[str]:
         "",
         *table(["module", "depth", "self ms", "cumulative ms"], rows),
         "",
-        "The same imports' own (self) time by distribution:",
+        (
+            "The same imports' self time by distribution (a module's self time includes the"
+            " classes, pydantic models and patterns its body builds):"
+        ),
         "",
         *table(["distribution", "modules", "self ms", "share"], groups),
     ]
@@ -150,45 +177,43 @@ def _import_summary(argv: list[str], label: str, top: int) -> list[str]:
 def run_cli(traces: Path) -> Section:
     """Time the grade command, ``python -c pass`` and ``import tracegrade.cli``, interleaved.
 
-    Then what the command imports: ``python -X importtime`` over the command itself (its
-    pipeline is imported inside the command, not by ``import tracegrade.cli``).
+    Each from bytecode, as installed; the grade command also compiling tracegrade's sources,
+    as a checkout with ``PYTHONDONTWRITEBYTECODE=1`` runs it. Then what the command imports:
+    ``python -X importtime`` over the command itself (its pipeline is imported inside the
+    command, not by ``import tracegrade.cli``).
     """
     python = sys.executable
     with tempfile.TemporaryDirectory(prefix="tracegrade-bench-") as folder:
         suite = Path(folder) / "suite.toml"
         suite.write_text(suite_text(traces), encoding="utf-8")
+        installed = _installed(Path(folder) / "bytecode")
+        grade = [_tracegrade(), "grade", str(suite), "--format", "tsv"]
         commands = {
-            "python -c pass": [python, "-c", "pass"],
-            'python -c "import tracegrade.cli"': [python, "-c", "import tracegrade.cli"],
-            "tracegrade grade SUITE --format tsv": [
-                _tracegrade(),
-                "grade",
-                str(suite),
-                "--format",
-                "tsv",
-            ],
+            _START_UP: ([python, "-c", "pass"], installed),
+            'python -c "import tracegrade.cli"': (
+                [python, "-c", "import tracegrade.cli"],
+                installed,
+            ),
+            _COMMAND: (grade, installed),
+            _COMPILING: (grade, _compiling()),
         }
         times: dict[str, list[float]] = {label: [] for label in commands}
-        for argv in commands.values():  # warm the page cache and the bytecode caches
-            _run(argv)
+        for argv, env in commands.values():  # warm the page cache, write the bytecode
+            _run(argv, env)
         last: subprocess.CompletedProcess[bytes] | None = None
         for _ in range(RUNS):
-            for label, argv in commands.items():
-                seconds, last_run = _run(argv)
+            for label, (argv, env) in commands.items():
+                seconds, last_run = _run(argv, env)
                 times[label].append(seconds)
-                if label.startswith("tracegrade"):
+                if label == _COMMAND:
                     last = last_run
-        imports = _import_summary(
-            [_tracegrade(), "grade", str(suite), "--format", "tsv"],
-            "tracegrade grade SUITE --format tsv",
-            15,
-        )
+        imports = _import_summary(grade, installed, "tracegrade grade SUITE --format tsv", 15)
     if last is None:
         raise RuntimeError("the grade command never ran")
     rows_out = last.stdout.decode().count("\n") - 1
     medians = {label: statistics.median(values) * 1000 for label, values in times.items()}
-    start_up = medians["python -c pass"]
-    command = medians["tracegrade grade SUITE --format tsv"]
+    start_up = medians[_START_UP]
+    command = medians[_COMMAND]
     rows = [
         [
             f"`{label}`",
@@ -203,7 +228,10 @@ def run_cli(traces: Path) -> Section:
         (
             f"Subprocesses, {RUNS} interleaved rounds after one warm-up; the suite is the"
             f" 8-case post-5 suite over the real traces (exit code {last.returncode},"
-            f" {rows_out} TSV rows)."
+            f" {rows_out} TSV rows). Every module is read from bytecode, as from an installed"
+            " package (a PYTHONPYCACHEPREFIX cache the warm-up writes), except in the last"
+            " row, where tracegrade's own modules are compiled from source on each start, as"
+            " a checkout run with PYTHONDONTWRITEBYTECODE=1 does."
         ),
         "",
         *table(["command", "median ms", "best ms", "vs start-up", "ms over start-up"], rows),
