@@ -29,7 +29,6 @@ NOT_FOR_A_TSV_SUITE = (
     "uvicorn",
     "httpx",
     "rich",
-    "traceback",
     "xml.etree.ElementTree",
     "tracegrade.store",
     "tracegrade.web",
