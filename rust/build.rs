@@ -1,37 +1,45 @@
 //! Generates the lower-casing tables from the Python interpreter the extension is built for,
 //! so the compiled core lower-cases exactly like that interpreter's `str.lower` (its Unicode
-//! version, its final-sigma rule), not like Rust's own (newer) Unicode tables.
+//! version, its final-sigma rule), not like Rust's own (newer) Unicode tables; and the regex
+//! class tables (`\d`, `\w`, `\s` as that interpreter's `re` reads them) for the figures.
 use std::env;
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=lower_tables.py");
+    println!("cargo:rerun-if-changed=class_tables.py");
     println!("cargo:rerun-if-env-changed=PYO3_PYTHON");
     println!("cargo:rerun-if-env-changed=PYTHON_SYS_EXECUTABLE");
     // maturin sets both to the interpreter it builds for; plain cargo uses the one on PATH.
     let python = env::var("PYO3_PYTHON")
         .or_else(|_| env::var("PYTHON_SYS_EXECUTABLE"))
         .unwrap_or_else(|_| String::from(if cfg!(windows) { "python" } else { "python3" }));
-    let out = match env::var("OUT_DIR") {
-        Ok(dir) => PathBuf::from(dir).join("lower_tables.rs"),
+    let dir = match env::var("OUT_DIR") {
+        Ok(dir) => PathBuf::from(dir),
         Err(error) => fail(&format!("OUT_DIR is not set: {error}")),
     };
-    let status = Command::new(&python)
-        .arg("lower_tables.py")
-        .arg(&out)
-        .status();
+    for (script, table) in [
+        ("lower_tables.py", "lower_tables.rs"),
+        ("class_tables.py", "class_tables.rs"),
+    ] {
+        generate(&python, script, &dir.join(table));
+    }
+}
+
+fn generate(python: &str, script: &str, out: &Path) {
+    let status = Command::new(python).arg(script).arg(out).status();
     match status {
         Ok(status) if status.success() => {}
-        Ok(status) => fail(&format!("{python} lower_tables.py exited with {status}")),
+        Ok(status) => fail(&format!("{python} {script} exited with {status}")),
         Err(error) => fail(&format!(
             "cannot run {python} ({error}); set PYO3_PYTHON to the Python to build for"
         )),
     }
-    if fs::metadata(&out).is_err() {
-        fail("lower_tables.py wrote no table");
+    if fs::metadata(out).is_err() {
+        fail(&format!("{script} wrote no table"));
     }
 }
 

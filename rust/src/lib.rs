@@ -13,9 +13,11 @@
     clippy::string_slice
 )]
 
+pub mod figures;
 pub mod index;
 pub mod lower;
 pub mod needles;
+mod py_figures;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -82,5 +84,6 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<PyTextIndex>()?;
     module.add_function(wrap_pyfunction!(py_lower, module)?)?;
     module.add_function(wrap_pyfunction!(py_present_needles, module)?)?;
+    py_figures::register(module)?;
     Ok(())
 }

@@ -2,6 +2,8 @@
 
 from collections.abc import Sequence
 
+from tracegrade.figures._model import FigureKind, Hedge
+
 UNICODE_VERSION: str
 
 def lower(text: str) -> str: ...
@@ -12,3 +14,19 @@ class TextIndex:
     def total(self) -> int: ...
     def __init__(self, pieces: Sequence[str], counts: Sequence[int]) -> None: ...
     def search(self, needle: str) -> list[tuple[int, int]] | None: ...
+
+class FigureExtractor:
+    def __init__(
+        self,
+        patterns: list[tuple[str, bool]],
+        hedges: list[tuple[str, str]],
+        hedge_window: int,
+        hedge_after: str,
+        scales: list[tuple[str, int]],
+        word_values: list[tuple[str, int]],
+        ordinals: list[str],
+        qualifiers: list[tuple[str, str]],
+    ) -> None: ...
+    def figures(
+        self, text: str
+    ) -> list[tuple[FigureKind, str, str, int, int, Hedge | None]] | None: ...

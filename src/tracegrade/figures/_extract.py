@@ -7,11 +7,11 @@ without a unit cost nothing beyond the scan. The rules, with examples, are in do
 
 from __future__ import annotations
 
-import math
 import re
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
+from tracegrade._engine import compiled_core
 from tracegrade.figures._model import Figure, FigureKind, Hedge
 from tracegrade.figures._numbers import (
     NUMBER_WORDS,
@@ -19,6 +19,7 @@ from tracegrade.figures._numbers import (
     ORDINAL_WORDS,
     SCALES,
     SPELLED,
+    WORD_VALUES,
     canonical,
     number_value,
     ordinal_value,
@@ -29,7 +30,9 @@ from tracegrade.figures._numbers import (
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-__all__ = ["extract_figures", "figure_of", "iter_figures", "number_figure"]
+    from tracegrade._core import FigureExtractor
+
+__all__ = ["extract_figures", "figure_of", "iter_figures", "reference_figures"]
 
 # --- Pieces -----------------------------------------------------------------------------------
 # The pattern runs over the lower-cased text (ten times faster than a case-insensitive
@@ -154,6 +157,8 @@ _HEDGE = re.compile(
     re.IGNORECASE,
 )
 _HEDGE_WINDOW = 16
+# A hedge is separated from its figure by one of these (or is one: "~$5").
+_HEDGE_AFTER = " ~≈\u00a0"
 # An identifier's prefix: "HAT-1234", "ISO-9001" (but "mid-2015" is a year).
 _IDENTIFIER_PREFIX = re.compile(r"[A-Z]-\Z")
 
@@ -286,7 +291,46 @@ def _merge(
 
 
 def iter_figures(text: str) -> Iterator[Figure]:
-    """Every figure of ``text`` in order of appearance, repeats included."""
+    """Every figure of ``text`` in order of appearance, repeats included.
+
+    The compiled core finds them (:func:`reference_figures` ported, run on the same
+    patterns) unless ``TRACEGRADE_CORE=python`` or the core leaves the text to the reference.
+    """
+    extractor = _compiled_extractor()
+    if extractor is not None:
+        found = extractor.figures(text)
+        if found is not None:
+            return iter([Figure(*figure) for figure in found])
+    return reference_figures(text)
+
+
+_COMPILED: dict[str, FigureExtractor] = {}
+
+
+def _compiled_extractor() -> FigureExtractor | None:
+    """The core's extractor, built once from this module's patterns and tables."""
+    core = compiled_core()
+    if core is None:
+        return None
+    extractor = _COMPILED.get("extractor")
+    if extractor is None:
+        patterns = (_SYMBOL_LED, _WORD_LED, _VALUE_PART, _HEDGE)
+        extractor = core.FigureExtractor(
+            [(p.pattern, bool(p.flags & re.IGNORECASE)) for p in patterns],
+            list(_HEDGES.items()),
+            _HEDGE_WINDOW,
+            _HEDGE_AFTER,
+            list(SCALES.items()),
+            list(WORD_VALUES.items()),
+            list(ORDINAL_WORDS),
+            list(_QUALIFIERS.items()),
+        )
+        _COMPILED["extractor"] = extractor
+    return extractor
+
+
+def reference_figures(text: str) -> Iterator[Figure]:
+    """:func:`iter_figures` in Python: the executable reference of the compiled core."""
     for match in _matches(text):
         start = match.start()
         if start >= 2 and _IDENTIFIER_PREFIX.match(text, start - 2, start):
@@ -301,7 +345,7 @@ def iter_figures(text: str) -> Iterator[Figure]:
 
 def _hedge(scanned: str, start: int) -> Hedge | None:
     """The hedge written just before ``start`` ("about $3 million"), if any."""
-    if scanned[start - 1] not in " ~≈\u00a0":
+    if scanned[start - 1] not in _HEDGE_AFTER:
         return None
     found = _HEDGE.search(scanned, max(0, start - _HEDGE_WINDOW), start)
     return None if found is None else _HEDGES[found["word"]]
@@ -349,40 +393,3 @@ def figure_of(text: str) -> Figure | None:
     if len(figures) != 1 or figures[0].raw != stripped:
         return None
     return figures[0]
-
-
-_BARE_NUMBER = re.compile(r"\s*[-+\u2212]?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)\s*")
-
-
-def number_figure(value: object) -> Figure | None:
-    """A bare number as one figure, whatever its size: for values that are a number as a whole.
-
-    Structured arguments (a spreadsheet cell, an ``amount`` field) hold numbers without a
-    unit; there a ``50`` is a figure even though ``50`` in prose is not. Accepted: ``int``
-    (not ``bool``), finite ``float`` and ``Decimal``, and strings that are only a number
-    (``"1,500"``, ``" 42 "``, ``"-3.50"``). The sign is dropped, as in :func:`extract_figures`.
-
-    Returns:
-        A ``number`` figure whose ``raw`` is the value as text (span ``0``-``len(raw)``), or
-        ``None`` when the value is not a bare number (then extract figures from its text).
-    """
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int | Decimal):
-        if isinstance(value, Decimal) and not value.is_finite():
-            return None
-        raw = str(value)
-        number = Decimal(value)
-    elif isinstance(value, float):
-        if not math.isfinite(value):
-            return None
-        raw = repr(value)
-        number = Decimal(raw)
-    elif isinstance(value, str):
-        match = _BARE_NUMBER.fullmatch(value)
-        if match is None:
-            return None
-        raw, number = value, number_value(match[1])
-    else:
-        return None
-    return Figure("number", raw, canonical(abs(number)), 0, len(raw), bare=True)

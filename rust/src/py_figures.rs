@@ -1,0 +1,91 @@
+//! The border of figure extraction (rust/src/figures): Python values in, tuples out.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+
+use crate::figures::extract::{Extractor, Figure, Tables};
+
+/// `(kind, raw, value, start, end, hedge)`: a `tracegrade.figures.Figure`'s fields.
+type FigureTuple = (&'static str, String, String, usize, usize, Option<String>);
+
+/// `tracegrade.figures._extract`'s extractor, compiled from the reference's patterns.
+#[pyclass(name = "FigureExtractor", module = "tracegrade._core", frozen)]
+struct PyFigureExtractor {
+    inner: Extractor,
+}
+
+fn power_of_ten(value: u64) -> Option<u32> {
+    let power = value.checked_ilog10()?;
+    (10u64.checked_pow(power) == Some(value)).then_some(power)
+}
+
+#[pymethods]
+impl PyFigureExtractor {
+    #[new]
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (patterns, hedges, hedge_window, hedge_after, scales, word_values, ordinals, qualifiers))]
+    fn new(
+        patterns: Vec<(String, bool)>,
+        hedges: Vec<(String, String)>,
+        hedge_window: usize,
+        hedge_after: String,
+        scales: Vec<(String, u64)>,
+        word_values: Vec<(String, u64)>,
+        ordinals: Vec<String>,
+        qualifiers: Vec<(String, String)>,
+    ) -> PyResult<Self> {
+        let [symbol_led, word_led, value_part, hedge]: [(String, bool); 4] = patterns
+            .try_into()
+            .map_err(|_| PyValueError::new_err("expected four patterns"))?;
+        let scales = scales
+            .into_iter()
+            .map(|(name, value)| match power_of_ten(value) {
+                Some(power) => Ok((name, power)),
+                None => Err(PyValueError::new_err(format!(
+                    "scale {name:?} is {value}, not a power of ten"
+                ))),
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        let tables = Tables {
+            symbol_led,
+            word_led,
+            value_part,
+            hedge,
+            hedges,
+            hedge_window,
+            hedge_after,
+            scales,
+            word_values,
+            ordinals,
+            qualifiers,
+        };
+        let inner = Extractor::new(tables).map_err(PyValueError::new_err)?;
+        Ok(Self { inner })
+    }
+
+    /// Every figure of `text` in order (`iter_figures`), or `None` when the text is left to
+    /// the Python engine (a lone surrogate, a text whose lower case has another length, a
+    /// number too deep to match here, or one the reference raises on).
+    fn figures(&self, py: Python<'_>, text: &Bound<'_, PyString>) -> Option<Vec<FigureTuple>> {
+        let text = text.to_str().ok()?;
+        let found = py.detach(|| self.inner.figures(text)).ok()?;
+        Some(found.into_iter().map(tuple).collect())
+    }
+}
+
+fn tuple(figure: Figure) -> FigureTuple {
+    (
+        figure.kind,
+        figure.raw,
+        figure.value,
+        figure.start,
+        figure.end,
+        figure.hedge,
+    )
+}
+
+/// Add the figure functions to the module.
+pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_class::<PyFigureExtractor>()
+}
