@@ -1,10 +1,10 @@
-"""Write the Rust tables of this interpreter's regex classes (run by build.rs).
+r"""Write the Rust tables of this interpreter's regex classes (run by build.rs).
 
 The figure patterns (tracegrade.figures._extract) run on Python's ``re``; the core runs the
-same pattern text, so its ``\\d``, ``\\w`` and ``\\s`` must be ``re``'s, not Rust's: they are
-read off ``re`` itself over every code point. Also written: the value of each ``\\d`` digit
+same pattern text, so its ``\d``, ``\w`` and ``\s`` must be ``re``'s, not Rust's: they are
+read off ``re`` itself over every code point. Also written: the value of each ``\d`` digit
 (``int()`` and ``Decimal()`` read every one), and which non-ASCII characters ``re.IGNORECASE``
-matches to an ASCII letter (``ſ`` to ``s``, ``ı`` to ``i``).
+matches to an ASCII letter (U+017F to ``s``, U+0131 to ``i``).
 """
 
 import re
@@ -36,7 +36,8 @@ def main(path: str) -> None:
         lines.append("];")
     digits = re.findall(r"\d", EVERY)
     # The engine reads digits off the lower-cased text: lower-casing must make none.
-    assert not any(char.lower() in digits for char in EVERY if char not in digits)
+    if any(char.lower() in digits for char in EVERY if char not in digits):
+        raise SystemExit("a character lower-cases to a digit: the figure engine needs a fix")
     lines.append(f"pub static DIGIT_VALUE: [(u32, u8); {len(digits)}] = [")
     lines.extend(f"    (0x{ord(char):x}, {int(char)})," for char in digits)
     lines.append("];")

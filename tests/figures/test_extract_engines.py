@@ -4,7 +4,7 @@ Both engines must give the same figures (kind, raw, value, span in ``str`` indic
 for any text, or fail alike. Hypothesis builds texts from the pieces the rules turn on
 (currency, units, ranges, dates, hedges, spelled numbers) and from the characters Python's
 ``re`` and ``str`` treat their own way (digits of other scripts, fullwidth forms, ``²``,
-``\\x1c``, ``ſ``, ``İ``, lone surrogates); every text of the corpus is compared too. Where
+``\\x1c``, the long s, ``İ``, lone surrogates); every text of the corpus is compared too. Where
 the core declines a text (``figures`` gives ``None``), the reason must be one the border
 names, and ``iter_figures`` must then give the reference's answer.
 """
@@ -32,7 +32,8 @@ if TYPE_CHECKING:
 PIECES = [
     "$", "US$", "hk$", "€", "£", "¥", "₹", "₩", "₽", "§", "§§ ", "Section ", "sec. ", "Sect",
     "USD ", "usd", "EUR", " GBP", "1", "5", "0", "07", "12", "123", "1234", "2016", "1999",
-    ",", ".", ",000", ",5", "-", "–", "—", " to ", "/", "--", " ", "  ", "\u00a0", "\t", "\n",
+    ",", ".", ",000", ",5", "-", "\u2013", "\u2014", " to ", "/", "--", " ", "  ", "\u00a0",
+    "\t", "\n",
     "%", " percent", " per cent", " percentage point", "pct", " days", "-day", " year",
     "-year-old", " months", " week", " business ", "calendar-", " consecutive ", "straight ",
     " million", "m", "bn", "k", "b", "mln", " thousand", " dollars", " pounds sterling",
@@ -40,7 +41,8 @@ PIECES = [
     "seventh", "7th", "21st", "First", " (30)", "( 4 )", "(", ")", "(b)", "a", "iv", "x",
     "about ", "Around ", "over ", "nearly ", "~", "≈", "more than ", "at least ", "just ",
     "approx. ", "up to", "HAT", "A-", "ISO-", "v", "_", "'s", "s", "'", "١٢", "٣", "٤٥٦٧",
-    "０", "１２", "９", "²", "Ⅻ", "İ", "ſ", "ı", "K", "\ud800", "\x1c", "\u2028", "Σ",
+    "\uff10", "\uff11\uff12", "\uff19", "²", "Ⅻ", "İ", "\u017f", "\u0131", "\u212a", "K",
+    "\ud800", "\x1c", "\u2028", "Σ",
 ]  # fmt: skip
 
 pieces = st.one_of(
@@ -104,9 +106,14 @@ def test_any_text_gives_the_same_figures_on_both_engines(text: str) -> None:
     [
         ("about $3 million", [("money", "$3 million", "3000000", 6, 16, "about")]),
         ("the ٢٠٢٤ budget", [("number", "٢٠٢٤", "٢٠٢٤", 4, 8, None)]),
-        ("１２３４ USD", [("money", "１２３４ USD", "1234", 0, 8, None)]),
-        ("x² 2016–17", [("number", "2016", "2016", 3, 7, None), ("number", "2016–17", "2017", 3, 10, None)]),
-        ("$1234567890123456789012345678901", [("money", "$1234567890123456789012345678901", "1234567890123456789012345679000", 0, 32, None)]),
+        ("\uff11\uff12\uff13\uff14 USD", [
+            ("money", "\uff11\uff12\uff13\uff14 USD", "1234", 0, 8, None),
+        ]),
+        ("x² 2016\u201317", [
+            ("number", "2016", "2016", 3, 7, None),
+            ("number", "2016\u201317", "2017", 3, 10, None),
+        ]),
+        ("$" + "1" * 30, [("money", "$" + "1" * 30, "1" * 28 + "00", 0, 31, None)]),
         ("HAT-1234, 555-123-4567, v1.2.3", []),
     ],
 )  # fmt: skip
@@ -122,7 +129,8 @@ def test_the_core_takes_ordinary_text_and_finds_its_figures(
     [
         "İstanbul paid $5 million",  # lower case is longer: the reference matches any case
         "lone \ud800 surrogate and $5 million",
-        "ſome $5",  # the reference raises KeyError ("ſ" is "s" to IGNORECASE): so must we
+        # The reference raises KeyError (IGNORECASE reads the long s as "s"): so must we.
+        "\u017fome $5",
         "1" + ",000" * 2000 + " dollars",  # deeper than the matcher's stack budget
     ],
 )
