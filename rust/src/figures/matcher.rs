@@ -8,7 +8,7 @@
 //! the Python engine for it.
 
 use super::classes;
-use super::parse::{Class, Node, Parsed, Set, parse};
+use super::parse::{Class, Node, Parsed, Set, Trie, parse};
 
 /// Matching needed more nesting than the bound allows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,6 +26,10 @@ pub struct Pattern {
     /// Every match starts with one of these characters (when known): positions are
     /// rejected with one test.
     first: Option<Class>,
+    /// Every match starts at a word boundary (`\b` leads the pattern).
+    at_boundary: bool,
+    /// Every match starts with one of these strings (a lookahead leads the pattern).
+    lead: Option<Trie>,
 }
 
 /// One match: the spans of group 0 (the whole match) and of each group.
@@ -67,9 +71,27 @@ type Then<'k, 't> = &'k mut dyn FnMut(&mut State<'t>, usize) -> bool;
 
 impl Pattern {
     pub fn new(pattern: &str, ignore_case: bool) -> Result<Self, String> {
-        let parsed = parse(pattern, ignore_case)?;
+        let mut parsed = parse(pattern, ignore_case)?;
+        parsed.root = optimised(parsed.root);
         let first = first_chars(&parsed.root);
-        Ok(Self { parsed, first })
+        let leading = match &parsed.root {
+            Node::Seq(nodes) => nodes.as_slice(),
+            _ => &[],
+        };
+        let at_boundary = matches!(leading.first(), Some(Node::Boundary));
+        let lead = leading
+            .iter()
+            .find(|node| !matches!(node, Node::Boundary))
+            .and_then(|node| match node {
+                Node::AheadAny(trie) => Some(trie.clone()),
+                _ => None,
+            });
+        Ok(Self {
+            parsed,
+            first,
+            at_boundary,
+            lead,
+        })
     }
 
     /// The index of the group named `name`.
@@ -95,6 +117,14 @@ impl Pattern {
                 match text.get(start) {
                     Some(&c) if first.has(c) => {}
                     _ => continue,
+                }
+            }
+            if self.at_boundary && !boundary(text, start) {
+                continue;
+            }
+            if let Some(lead) = &self.lead {
+                if !lead.starts(text.get(start..).unwrap_or(&[])) {
+                    continue;
                 }
             }
             let mut end = None;
@@ -135,10 +165,137 @@ impl Pattern {
     }
 }
 
+/// The same pattern, faster to run: characters in a row become one `Literal`, and each
+/// alternative is guarded by the characters it can start with.
+fn optimised(node: Node) -> Node {
+    match node {
+        Node::Seq(nodes) => {
+            let mut merged: Vec<Node> = Vec::with_capacity(nodes.len());
+            for node in nodes.into_iter().map(optimised) {
+                match (merged.last_mut(), node) {
+                    (Some(Node::Literal(chars)), Node::Char(Set::One(c))) => chars.push(c),
+                    (_, Node::Char(Set::One(c))) => merged.push(Node::Literal(vec![c])),
+                    (_, other) => merged.push(other),
+                }
+            }
+            Node::Seq(merged)
+        }
+        Node::Alt(branches) => Node::Alt(
+            branches
+                .into_iter()
+                .map(|branch| {
+                    let branch = optimised(branch);
+                    match first_chars(&branch) {
+                        Some(first) => Node::Guard(first, Box::new(branch)),
+                        None => branch,
+                    }
+                })
+                .collect(),
+        ),
+        Node::Repeat { node, min, max } => {
+            let node = optimised(*node);
+            let node = match (&node, first_chars(&node)) {
+                (Node::Char(_), _) | (_, None) => node,
+                (_, Some(first)) => Node::Guard(first, Box::new(node)),
+            };
+            Node::Repeat {
+                node: Box::new(node),
+                min,
+                max,
+            }
+        }
+        Node::Atomic { node, groups } => Node::Atomic {
+            node: Box::new(optimised(*node)),
+            groups,
+        },
+        Node::Ahead {
+            node,
+            negative,
+            groups,
+        } => {
+            let node = optimised(*node);
+            match (negative, groups, strings(&node, LANGUAGE_LIMIT)) {
+                (false, false, Some(strings)) => Node::AheadAny(Trie::new(&strings)),
+                _ => Node::Ahead {
+                    node: Box::new(node),
+                    negative,
+                    groups,
+                },
+            }
+        }
+        Node::Behind {
+            node,
+            negative,
+            width,
+        } => Node::Behind {
+            node: Box::new(optimised(*node)),
+            negative,
+            width,
+        },
+        Node::Group { index, node } => Node::Group {
+            index,
+            node: Box::new(optimised(*node)),
+        },
+        other => other,
+    }
+}
+
+/// The most strings a lookahead is expanded to (the word-led pattern's lead has ~70).
+const LANGUAGE_LIMIT: usize = 2000;
+
+/// Every string `node` can match, when they are few (`None` otherwise).
+fn strings(node: &Node, limit: usize) -> Option<Vec<Vec<char>>> {
+    let found = match node {
+        Node::Literal(chars) => vec![chars.clone()],
+        Node::Char(Set::One(c)) => vec![vec![*c]],
+        Node::Guard(_, node) => strings(node, limit)?,
+        Node::Alt(branches) => {
+            let mut all = Vec::new();
+            for branch in branches {
+                all.extend(strings(branch, limit)?);
+            }
+            all
+        }
+        Node::Seq(nodes) => {
+            let mut all = vec![Vec::new()];
+            for node in nodes {
+                let tails = strings(node, limit)?;
+                let mut next = Vec::with_capacity(all.len() * tails.len());
+                for head in &all {
+                    for tail in &tails {
+                        let mut joined = head.clone();
+                        joined.extend(tail.iter().copied());
+                        next.push(joined);
+                    }
+                }
+                if next.len() > limit {
+                    return None;
+                }
+                all = next;
+            }
+            all
+        }
+        Node::Repeat {
+            node,
+            min: 0,
+            max: 1,
+        } => {
+            let mut all = vec![Vec::new()];
+            all.extend(strings(node, limit)?);
+            all
+        }
+        _ => return None,
+    };
+    (found.len() <= limit).then_some(found)
+}
+
 /// The characters every match must start with, when the pattern says so.
 fn first_chars(node: &Node) -> Option<Class> {
     match node {
         Node::Char(Set::One(c)) => Some(Class::of_char(*c)),
+        Node::Literal(chars) => chars.first().map(|&c| Class::of_char(c)),
+        Node::Guard(first, _) => Some(first.clone()),
+        Node::AheadAny(trie) => trie.first(),
         Node::Char(Set::Class(class)) => Some(class.clone()),
         Node::Char(Set::Fold(_)) => None,
         Node::Seq(nodes) => {
@@ -149,6 +306,7 @@ fn first_chars(node: &Node) -> Option<Class> {
                         node,
                         ..
                     } => return first_chars(node),
+                    Node::AheadAny(trie) => return trie.first(),
                     Node::Ahead { .. }
                     | Node::Behind { .. }
                     | Node::Boundary
@@ -179,6 +337,12 @@ fn word_at(text: &[char], at: usize) -> bool {
     text.get(at).is_some_and(|&c| classes::is_word(c))
 }
 
+/// `\b` at `pos`. As sre: an empty text has no boundary; the edges count as non-word.
+fn boundary(text: &[char], pos: usize) -> bool {
+    let before = pos > 0 && word_at(text, pos - 1);
+    !text.is_empty() && before != word_at(text, pos)
+}
+
 fn run<'t>(st: &mut State<'t>, node: &Node, pos: usize, then: Then<'_, 't>) -> bool {
     if st.too_deep || st.base.abs_diff(stack_here()) > STACK_BUDGET {
         st.too_deep = true;
@@ -193,8 +357,27 @@ fn step<'t>(st: &mut State<'t>, node: &Node, pos: usize, then: Then<'_, 't>) -> 
             Some(&c) if set.has(c) => then(st, pos + 1),
             _ => false,
         },
+        Node::Literal(chars) => {
+            let end = pos + chars.len();
+            st.text.get(pos..end) == Some(chars.as_slice()) && then(st, end)
+        }
+        Node::AheadAny(trie) => trie.starts(st.text.get(pos..).unwrap_or(&[])) && then(st, pos),
+        Node::Guard(first, node) => match st.text.get(pos) {
+            Some(&c) if first.has(c) => step(st, node, pos, then),
+            _ => false,
+        },
         Node::Seq(nodes) => sequence(st, nodes, pos, then),
-        Node::Alt(nodes) => nodes.iter().any(|branch| run(st, branch, pos, then)),
+        Node::Alt(nodes) => {
+            // Guards are tested here, not in a call each: most branches fail on their first
+            // character.
+            let next = st.text.get(pos).copied();
+            nodes.iter().any(|branch| match branch {
+                Node::Guard(first, node) => {
+                    next.is_some_and(|c| first.has(c)) && run(st, node, pos, then)
+                }
+                other => run(st, other, pos, then),
+            })
+        }
         Node::Repeat { node, min, max } => {
             if let Node::Char(set) = node.as_ref() {
                 let available = st.text.get(pos..).unwrap_or(&[]);
@@ -278,10 +461,7 @@ fn step<'t>(st: &mut State<'t>, node: &Node, pos: usize, then: Then<'_, 't>) -> 
             })
         }
         Node::Boundary | Node::NotBoundary => {
-            // As sre: an empty text has no boundary; the edges count as non-word.
-            let before = pos > 0 && word_at(st.text, pos - 1);
-            let boundary = !st.text.is_empty() && before != word_at(st.text, pos);
-            boundary == matches!(node, Node::Boundary) && then(st, pos)
+            boundary(st.text, pos) == matches!(node, Node::Boundary) && then(st, pos)
         }
         Node::End => pos == st.text.len() && then(st, pos),
     }
@@ -344,6 +524,26 @@ mod tests {
         assert_eq!(spans(r"a|ab", "ab"), vec![(0, 1)]);
         assert_eq!(spans(r"(?:ab|a)c", "ac abc"), vec![(0, 2), (3, 6)]);
         assert_eq!(spans(r"x\Z", "xx"), vec![(1, 2)]);
+    }
+
+    #[test]
+    fn a_leading_lookahead_of_few_strings_is_a_trie_with_the_same_matches() {
+        // Expected spans as Python's re.finditer gives them.
+        let pattern = r"\b(?=s(?:ec(?:t(?:ion)?)?)?|u(?:s\$|sd)|two|ten)\w+\b";
+        assert!(Pattern::new(pattern, false).unwrap().lead.is_some());
+        let text = "xsec sect us$ usd ten tens two s";
+        assert_eq!(
+            spans(pattern, text),
+            vec![
+                (5, 9),
+                (10, 12),
+                (14, 17),
+                (18, 21),
+                (22, 26),
+                (27, 30),
+                (31, 32)
+            ]
+        );
     }
 
     #[test]

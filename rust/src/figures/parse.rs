@@ -86,6 +86,74 @@ impl Class {
     }
 }
 
+/// A set of strings, for testing whether one of them starts at a position.
+#[derive(Debug, Clone, Default)]
+pub struct Trie {
+    /// Per node: its edges (sorted by character) and whether a string ends there.
+    nodes: Vec<(Vec<(char, usize)>, bool)>,
+}
+
+impl Trie {
+    pub fn new(strings: &[Vec<char>]) -> Self {
+        let mut trie = Self {
+            nodes: vec![(Vec::new(), false)],
+        };
+        for string in strings {
+            let mut at = 0;
+            for &c in string {
+                let edges = trie.nodes.get(at).map(|(edges, _)| edges.clone());
+                let edges = edges.unwrap_or_default();
+                at = match edges.binary_search_by_key(&c, |&(e, _)| e) {
+                    Ok(found) => edges.get(found).map_or(0, |&(_, next)| next),
+                    Err(slot) => {
+                        let next = trie.nodes.len();
+                        trie.nodes.push((Vec::new(), false));
+                        if let Some((edges, _)) = trie.nodes.get_mut(at) {
+                            edges.insert(slot, (c, next));
+                        }
+                        next
+                    }
+                };
+            }
+            if let Some((_, end)) = trie.nodes.get_mut(at) {
+                *end = true;
+            }
+        }
+        trie
+    }
+
+    /// Whether one of the strings is at the start of `text`.
+    pub fn starts(&self, text: &[char]) -> bool {
+        let mut at = 0;
+        let mut chars = text.iter();
+        loop {
+            let Some((edges, end)) = self.nodes.get(at) else {
+                return false;
+            };
+            if *end {
+                return true;
+            }
+            let Some(&c) = chars.next() else {
+                return false;
+            };
+            match edges.binary_search_by_key(&c, |&(e, _)| e) {
+                Ok(found) => at = edges.get(found).map_or(0, |&(_, next)| next),
+                Err(_) => return false,
+            }
+        }
+    }
+
+    /// The characters the strings start with.
+    pub fn first(&self) -> Option<Class> {
+        let (edges, end) = self.nodes.first()?;
+        if *end {
+            return None; // the empty string: any position
+        }
+        let ranges = edges.iter().map(|&(c, _)| (c, c)).collect();
+        Some(Class::new(false, ranges, Vec::new()))
+    }
+}
+
 impl Set {
     pub fn has(&self, c: char) -> bool {
         match self {
@@ -99,6 +167,14 @@ impl Set {
 #[derive(Debug, Clone)]
 pub enum Node {
     Char(Set),
+    /// Characters in a row (made by the matcher from `Char`s, to test them in one step).
+    Literal(Vec<char>),
+    /// A positive lookahead without groups whose body matches a finite set of strings: the
+    /// set as a trie (made by the matcher; only whether one string is there matters).
+    AheadAny(Trie),
+    /// A branch only tried where the text's next character is in the class (made by the
+    /// matcher from an alternative's possible first characters).
+    Guard(Class, Box<Node>),
     Seq(Vec<Node>),
     Alt(Vec<Node>),
     /// Greedy; `max` is `usize::MAX` for no bound.
@@ -141,8 +217,14 @@ impl Node {
             Node::Repeat { node, .. }
             | Node::Atomic { node, .. }
             | Node::Ahead { node, .. }
-            | Node::Behind { node, .. } => node.has_groups(),
-            Node::Char(_) | Node::Boundary | Node::NotBoundary | Node::End => false,
+            | Node::Behind { node, .. }
+            | Node::Guard(_, node) => node.has_groups(),
+            Node::Char(_)
+            | Node::Literal(_)
+            | Node::AheadAny(_)
+            | Node::Boundary
+            | Node::NotBoundary
+            | Node::End => false,
         }
     }
 
@@ -150,6 +232,7 @@ impl Node {
     fn width(&self) -> Option<usize> {
         match self {
             Node::Char(_) => Some(1),
+            Node::Literal(chars) => Some(chars.len()),
             Node::Seq(nodes) => nodes.iter().map(Node::width).sum(),
             Node::Alt(nodes) => {
                 let widths: Option<Vec<usize>> = nodes.iter().map(Node::width).collect();
@@ -159,8 +242,11 @@ impl Node {
             }
             Node::Repeat { node, min, max } if min == max => node.width()?.checked_mul(*min),
             Node::Repeat { .. } => None,
-            Node::Atomic { node, .. } | Node::Group { node, .. } => node.width(),
+            Node::Atomic { node, .. } | Node::Group { node, .. } | Node::Guard(_, node) => {
+                node.width()
+            }
             Node::Ahead { .. }
+            | Node::AheadAny(_)
             | Node::Behind { .. }
             | Node::Boundary
             | Node::NotBoundary
