@@ -35,9 +35,9 @@ impl PyFigureExtractor {
         ordinals: Vec<String>,
         qualifiers: Vec<(String, String)>,
     ) -> PyResult<Self> {
-        let [symbol_led, word_led, value_part, hedge]: [(String, bool); 4] = patterns
+        let [symbol_led, word_led, value_part, hedge, any_number]: [(String, bool); 5] = patterns
             .try_into()
-            .map_err(|_| PyValueError::new_err("expected four patterns"))?;
+            .map_err(|_| PyValueError::new_err("expected five patterns"))?;
         let scales = scales
             .into_iter()
             .map(|(name, value)| match power_of_ten(value) {
@@ -52,6 +52,7 @@ impl PyFigureExtractor {
             word_led,
             value_part,
             hedge,
+            any_number,
             hedges,
             hedge_window,
             hedge_after,
@@ -71,6 +72,13 @@ impl PyFigureExtractor {
         let text = text.to_str().ok()?;
         let found = py.detach(|| self.inner.figures(text)).ok()?;
         Some(found.into_iter().map(tuple).collect())
+    }
+
+    /// The canonical value of every number `text` writes (`reference_numbers`), or `None`
+    /// when the text is left to the Python engine.
+    fn numbers(&self, py: Python<'_>, text: &Bound<'_, PyString>) -> Option<Vec<String>> {
+        let text = text.to_str().ok()?;
+        py.detach(|| self.inner.numbers(text)).ok()
     }
 }
 

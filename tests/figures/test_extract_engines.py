@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 
 from tests.conftest import corpus_root
 from tracegrade.figures import Figure
-from tracegrade.figures._extract import _compiled_extractor, iter_figures, reference_figures
+from tracegrade.figures._extract import reference_figures, reference_numbers
+from tracegrade.figures._find import compiled_extractor, iter_figures
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -56,7 +57,7 @@ Outcome = list[Figure] | tuple[str, str]
 
 
 def _extractor() -> FigureExtractor:
-    extractor = _compiled_extractor()
+    extractor = compiled_extractor()
     assert extractor is not None, "the compiled core is the default engine"
     return extractor
 
@@ -87,6 +88,8 @@ def _assert_same(text: str, where: str = "") -> bool:
     if found is None:
         assert _declined_for_a_known_reason(text, reference), f"declined {shown}"
         return False
+    numbers = _extractor().numbers(text)
+    assert numbers == reference_numbers(text), f"number values differ on {shown}"
     compiled = [Figure(*figure) for figure in found]
     if compiled != reference:
         pairs = zip(compiled, reference if isinstance(reference, list) else [], strict=False)
@@ -196,3 +199,8 @@ def test_the_corpus_is_there_or_the_corpus_test_says_why() -> None:
     if not corpus_root().is_dir():
         pytest.skip(f"real corpus not found at {corpus_root()}: set TRACEGRADE_CORPUS")
     assert _corpus_files(), f"no files under {corpus_root()}"
+
+
+def test_number_values_skip_identifiers_and_read_every_script() -> None:
+    text = "card_4421 costs 1,500.00, v1.2 and \u0663\u0664 units"
+    assert _extractor().numbers(text) == ["1500", "34"] == reference_numbers(text)

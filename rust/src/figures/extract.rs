@@ -96,6 +96,8 @@ pub struct Tables {
     pub word_led: (String, bool),
     pub value_part: (String, bool),
     pub hedge: (String, bool),
+    /// `ANY_NUMBER`: every number of any size (its group 1).
+    pub any_number: (String, bool),
     pub hedges: Vec<(String, String)>,
     pub hedge_window: usize,
     pub hedge_after: String,
@@ -113,6 +115,7 @@ pub struct Extractor {
     word_led: Pattern,
     value_part: Pattern,
     hedge: Pattern,
+    any_number: Pattern,
     symbol_groups: Groups,
     word_groups: Groups,
     digits: Option<usize>,
@@ -149,7 +152,9 @@ impl Extractor {
         let word_led = compile(&tables.word_led)?;
         let value_part = compile(&tables.value_part)?;
         let hedge = compile(&tables.hedge)?;
+        let any_number = compile(&tables.any_number)?;
         Ok(Self {
+            any_number,
             symbol_groups: Groups::of(&symbol_led),
             word_groups: Groups::of(&word_led),
             digits: value_part.group_index("digits"),
@@ -196,6 +201,17 @@ impl Extractor {
                 }
             }
             found.extend(figures);
+        }
+        Ok(found)
+    }
+
+    /// The canonical value of every number `text` writes (`reference_numbers`).
+    pub fn numbers(&self, text: &str) -> Result<Vec<String>, Fallback> {
+        let chars: Vec<char> = text.chars().collect();
+        let mut found = Vec::new();
+        for hit in self.any_number.find_all(&chars)? {
+            let number = hit.group(Some(1)).unwrap_or((0, 0));
+            found.push(parsed(chars_of(&chars, number))?.canonical());
         }
         Ok(found)
     }

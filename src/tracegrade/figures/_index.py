@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
-from tracegrade.figures._extract import extract_figures, iter_figures
-from tracegrade.figures._numbers import canonical, number_value
+from tracegrade.figures._find import extract_figures, iter_figures, number_values
 from tracegrade.figures._structured import amount_values
 
 if TYPE_CHECKING:
@@ -15,10 +13,6 @@ if TYPE_CHECKING:
     from tracegrade.figures._model import Figure
 
 __all__ = ["FigureIndex", "approximate_keys", "unsourced_figures"]
-
-# Every number a source writes, of any size, outside identifiers (``HAT123``, ``card_4421``):
-# what a bare number (a cell, an amount field) may be sourced by.
-_ANY_NUMBER = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\w])")
 
 
 class FigureIndex:
@@ -74,8 +68,7 @@ class FigureIndex:
                     approximate.setdefault(rounded, evidence)
         numbers = self._numbers
         if numbers is not None:
-            for token in _ANY_NUMBER.findall(text):
-                value = canonical(number_value(token))
+            for value in number_values(text):
                 if value not in echoed:
                     numbers.setdefault(value, evidence)
 
@@ -139,7 +132,7 @@ def _echoed(echo_of: str | None) -> set[str]:
     if echo_of is None:
         return set()
     echoed = {figure.key for figure in iter_figures(echo_of)}
-    echoed.update(canonical(number_value(token)) for token in _ANY_NUMBER.findall(echo_of))
+    echoed.update(number_values(echo_of))
     return echoed
 
 
