@@ -2,9 +2,10 @@
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyString;
+use pyo3::types::{PyDict, PySet, PyString};
 
 use crate::figures::extract::{Extractor, Figure, Tables};
+use crate::figures::keys::approximate_keys;
 
 /// `(kind, raw, value, start, end, hedge)`: a `tracegrade.figures.Figure`'s fields.
 type FigureTuple = (&'static str, String, String, usize, usize, Option<String>);
@@ -79,6 +80,74 @@ impl PyFigureExtractor {
     fn numbers(&self, py: Python<'_>, text: &Bound<'_, PyString>) -> Option<Vec<String>> {
         let text = text.to_str().ok()?;
         py.detach(|| self.inner.numbers(text)).ok()
+    }
+
+    /// `FigureIndex.add`'s loop: the figures of `text` into `known` (key to evidence) and
+    /// their hedged forms into `approximate`, every number into `numbers` (when given),
+    /// skipping what `echoed` holds; `false`, touching nothing, when the text is left to the
+    /// Python engine.
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (text, evidence, known, approximate, numbers, echoed))]
+    fn index(
+        &self,
+        py: Python<'_>,
+        text: &Bound<'_, PyString>,
+        evidence: &Bound<'_, PyString>,
+        known: &Bound<'_, PyDict>,
+        approximate: &Bound<'_, PyDict>,
+        numbers: Option<&Bound<'_, PyDict>>,
+        echoed: &Bound<'_, PySet>,
+    ) -> PyResult<bool> {
+        let Ok(source) = text.to_str() else {
+            return Ok(false);
+        };
+        let want_numbers = numbers.is_some();
+        let found = py.detach(|| {
+            let figures = self.inner.figures(source)?;
+            let values = if want_numbers {
+                self.inner.numbers(source)?
+            } else {
+                Vec::new()
+            };
+            Ok::<_, crate::figures::extract::Fallback>((figures, values))
+        });
+        let Ok((figures, values)) = found else {
+            return Ok(false);
+        };
+        // Hedged forms first, so a value the reference would raise on changes nothing.
+        let mut hedged = Vec::with_capacity(figures.len());
+        for figure in &figures {
+            hedged.push(if matches!(figure.kind, "money" | "number") {
+                match approximate_keys(&figure.value) {
+                    Some(keys) => keys,
+                    None => return Ok(false),
+                }
+            } else {
+                Vec::new()
+            });
+        }
+        for (figure, keys) in figures.iter().zip(hedged) {
+            let key = PyString::new(py, &figure.value);
+            if known.contains(&key)? || echoed.contains(&key)? {
+                continue;
+            }
+            known.set_item(&key, evidence)?;
+            for rounded in keys {
+                let rounded = PyString::new(py, &rounded);
+                if !approximate.contains(&rounded)? {
+                    approximate.set_item(rounded, evidence)?;
+                }
+            }
+        }
+        if let Some(numbers) = numbers {
+            for value in values {
+                let value = PyString::new(py, &value);
+                if !echoed.contains(&value)? && !numbers.contains(&value)? {
+                    numbers.set_item(value, evidence)?;
+                }
+            }
+        }
+        Ok(true)
     }
 }
 

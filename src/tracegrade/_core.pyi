@@ -31,3 +31,12 @@ class FigureExtractor:
         self, text: str
     ) -> list[tuple[FigureKind, str, str, int, int, Hedge | None]] | None: ...
     def numbers(self, text: str) -> list[str] | None: ...
+    def index(
+        self,
+        text: str,
+        evidence: str,
+        known: dict[str, str],
+        approximate: dict[str, str],
+        numbers: dict[str, str] | None,
+        echoed: set[str],
+    ) -> bool: ...

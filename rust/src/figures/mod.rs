@@ -7,5 +7,6 @@
 pub mod classes;
 pub mod decimal;
 pub mod extract;
+pub mod keys;
 pub mod matcher;
 pub mod parse;

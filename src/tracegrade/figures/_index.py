@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tracegrade.figures._find import extract_figures, iter_figures, number_values
+from tracegrade.figures._find import (
+    compiled_extractor,
+    extract_figures,
+    iter_figures,
+    number_values,
+)
 from tracegrade.figures._structured import amount_values
 
 if TYPE_CHECKING:
@@ -57,7 +62,12 @@ class FigureIndex:
                 arguments of the call a write or an error answers, which it may only echo.
         """
         echoed = _echoed(echo_of)
-        known, approximate = self._evidence, self._approximate
+        known, approximate, numbers = self._evidence, self._approximate, self._numbers
+        extractor = compiled_extractor()
+        if extractor is not None and extractor.index(
+            text, evidence, known, approximate, numbers, echoed
+        ):
+            return  # the core ran the loop below (rust/src/py_figures.rs)
         for figure in iter_figures(text):
             key = figure.key
             if key in known or key in echoed:
@@ -66,7 +76,6 @@ class FigureIndex:
             if figure.kind in ("money", "number"):
                 for rounded in approximate_keys(figure.value):
                     approximate.setdefault(rounded, evidence)
-        numbers = self._numbers
         if numbers is not None:
             for value in number_values(text):
                 if value not in echoed:
