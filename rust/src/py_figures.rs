@@ -66,12 +66,23 @@ impl PyFigureExtractor {
         Ok(Self { inner })
     }
 
-    /// Every figure of `text` in order (`iter_figures`), or `None` when the text is left to
-    /// the Python engine (a lone surrogate, a text whose lower case has another length, a
-    /// number too deep to match here, or one the reference raises on).
-    fn figures(&self, py: Python<'_>, text: &Bound<'_, PyString>) -> Option<Vec<FigureTuple>> {
+    /// Every figure of `text` in order (`iter_figures`), or only the first of each value
+    /// (`extract_figures`) when `distinct`; `None` when the text is left to the Python
+    /// engine (a lone surrogate, a text whose lower case has another length, a number too
+    /// deep to match here, or one the reference raises on).
+    #[pyo3(signature = (text, distinct = false))]
+    fn figures(
+        &self,
+        py: Python<'_>,
+        text: &Bound<'_, PyString>,
+        distinct: bool,
+    ) -> Option<Vec<FigureTuple>> {
         let text = text.to_str().ok()?;
-        let found = py.detach(|| self.inner.figures(text)).ok()?;
+        let mut found = py.detach(|| self.inner.figures(text)).ok()?;
+        if distinct {
+            let mut seen = std::collections::HashSet::new();
+            found.retain(|figure| seen.insert(figure.value.clone()));
+        }
         Some(found.into_iter().map(tuple).collect())
     }
 

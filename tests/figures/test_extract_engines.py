@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from tests.conftest import corpus_root
 from tracegrade.figures import Figure
 from tracegrade.figures._extract import reference_figures, reference_numbers
-from tracegrade.figures._find import compiled_extractor, iter_figures
+from tracegrade.figures._find import compiled_extractor, extract_figures, iter_figures
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -111,6 +111,16 @@ def test_any_text_gives_the_same_figures_on_both_engines(text: str) -> None:
             compiled = (type(error).__name__, str(error))
         patch.setenv("TRACEGRADE_CORE", "python")
         assert compiled == _reference(text)
+        distinct_python = _distinct(text)
+        patch.setenv("TRACEGRADE_CORE", "compiled")
+        assert _distinct(text) == distinct_python
+
+
+def _distinct(text: str) -> tuple[Figure, ...] | tuple[str, str]:
+    try:
+        return extract_figures(text)
+    except Exception as error:  # noqa: BLE001
+        return (type(error).__name__, str(error))
 
 
 @pytest.mark.parametrize(

@@ -78,9 +78,14 @@ def extract_figures(text: str) -> tuple[Figure, ...]:
     Returns:
         One :class:`Figure` per distinct key; its span is that of the first occurrence.
     """
+    extractor = compiled_extractor()
+    if extractor is not None:
+        distinct = extractor.figures(text, distinct=True)  # repeats never reach Python
+        if distinct is not None:
+            return tuple(Figure(*figure) for figure in distinct)
     seen: set[str] = set()
     found: list[Figure] = []
-    for figure in iter_figures(text):
+    for figure in reference_figures(text):
         if figure.value not in seen:
             seen.add(figure.value)
             found.append(figure)
