@@ -5,6 +5,7 @@
 //! `_number`, `_quantities`, `_values`, `_period_value`, `_hedge` and the identifier prefix.
 
 use super::decimal::Decimal;
+use super::groups::{Groups, merge};
 use super::matcher::{Match, Pattern, Span, TooDeep};
 use crate::lower::lower;
 
@@ -36,56 +37,6 @@ pub struct Figure {
     pub start: usize,
     pub end: usize,
     pub hedge: Option<String>,
-}
-
-/// The named groups of one pattern (absent ones are `None`, as a missing name in
-/// `match.re.groupindex`).
-#[derive(Debug, Clone, Default)]
-struct Groups {
-    number: Option<usize>,
-    identifier: Option<usize>,
-    year_end: Option<usize>,
-    section_id: Option<usize>,
-    streak: Option<usize>,
-    streak_unit: Option<usize>,
-    iso_year: Option<usize>,
-    dmy_year: Option<usize>,
-    money_before: Option<usize>,
-    money_before_scale: Option<usize>,
-    money_before_values: Option<usize>,
-    values: Option<usize>,
-    percent: Option<usize>,
-    period: Option<usize>,
-    period_qualifier: Option<usize>,
-    money_after: Option<usize>,
-    money_after_scale: Option<usize>,
-    scaled: Option<usize>,
-}
-
-impl Groups {
-    fn of(pattern: &Pattern) -> Self {
-        let g = |name: &str| pattern.group_index(name);
-        Self {
-            number: g("number"),
-            identifier: g("identifier"),
-            year_end: g("year_end"),
-            section_id: g("section_id"),
-            streak: g("streak"),
-            streak_unit: g("streak_unit"),
-            iso_year: g("iso_year"),
-            dmy_year: g("dmy_year"),
-            money_before: g("money_before"),
-            money_before_scale: g("money_before_scale"),
-            money_before_values: g("money_before_values"),
-            values: g("values"),
-            percent: g("percent"),
-            period: g("period"),
-            period_qualifier: g("period_qualifier"),
-            money_after: g("money_after"),
-            money_after_scale: g("money_after_scale"),
-            scaled: g("scaled"),
-        }
-    }
 }
 
 /// The reference's patterns and tables (`_extract`, `_numbers`).
@@ -457,36 +408,4 @@ fn int(digits: &[char]) -> Result<u64, Fallback> {
         value = value.saturating_mul(10).saturating_add(u64::from(digit));
     }
     Ok(value)
-}
-
-/// `_merge`: both patterns' matches in order of start, skipping any inside an earlier one
-/// (a word-led match first when both start at one place).
-fn merge<'g>(
-    symbols: Vec<Match>,
-    words: Vec<Match>,
-    symbol_groups: &'g Groups,
-    word_groups: &'g Groups,
-) -> Vec<(Match, &'g Groups)> {
-    let mut merged = Vec::with_capacity(symbols.len() + words.len());
-    let mut end = 0;
-    let mut pending = words.into_iter().peekable();
-    for hit in symbols {
-        while let Some(word) = pending.next_if(|word| word.start() <= hit.start()) {
-            if word.start() >= end {
-                end = word.end();
-                merged.push((word, word_groups));
-            }
-        }
-        if hit.start() >= end {
-            end = hit.end();
-            merged.push((hit, symbol_groups));
-        }
-    }
-    for word in pending {
-        if word.start() >= end {
-            end = word.end();
-            merged.push((word, word_groups));
-        }
-    }
-    merged
 }
