@@ -33,6 +33,7 @@ pub fn is_digit(c: char) -> bool {
 }
 
 /// `re`'s `\w`: `str.isalnum()` or `_`.
+#[inline]
 pub fn is_word(c: char) -> bool {
     if c.is_ascii() {
         return c.is_ascii_alphanumeric() || c == '_';

@@ -114,23 +114,26 @@ impl Pattern {
             base: stack_here(),
             too_deep: false,
         };
-        for start in from..=text.len() {
+        let mut start = from;
+        while start <= text.len() {
             if let Some(first) = &self.first {
-                match text.get(start) {
-                    Some(&c) if first.has(c) => {}
-                    _ => continue,
-                }
-            }
-            if self.at_boundary && !boundary(text, start) {
+                let Some(next) = self.next_candidate(first, text, start) else {
+                    break;
+                };
+                start = next;
+            } else if self.at_boundary && !boundary(text, start) {
+                start += 1;
                 continue;
             }
+            let at = start;
+            start += 1;
             if let Some(lead) = &self.lead {
-                if !lead.starts(text.get(start..).unwrap_or(&[])) {
+                if !lead.starts(text.get(at..).unwrap_or(&[])) {
                     continue;
                 }
             }
             let mut end = None;
-            let found = run(&mut state, &self.parsed.root, start, &mut |_, at| {
+            let found = run(&mut state, &self.parsed.root, at, &mut |_, at| {
                 end = Some(at);
                 true
             });
@@ -140,12 +143,33 @@ impl Pattern {
             if let (true, Some(end)) = (found, end) {
                 let mut spans = std::mem::take(&mut state.caps);
                 if let Some(whole) = spans.first_mut() {
-                    *whole = Some((start, end));
+                    *whole = Some((at, end));
                 }
                 return Ok(Some(Match { spans }));
             }
         }
         Ok(None)
+    }
+
+    /// The next position from `start` holding a possible first character (and at a word
+    /// boundary, when the pattern starts with one): the hot loop of a text without figures.
+    fn next_candidate(&self, first: &Class, text: &[char], start: usize) -> Option<usize> {
+        let rest = text.get(start..)?;
+        if !self.at_boundary {
+            return rest
+                .iter()
+                .position(|&c| first.has(c))
+                .map(|skip| start + skip);
+        }
+        let mut before = start > 0 && word_at(text, start - 1);
+        for (skip, &c) in rest.iter().enumerate() {
+            let word = classes::is_word(c);
+            if word != before && first.has(c) {
+                return Some(start + skip);
+            }
+            before = word;
+        }
+        None
     }
 
     /// Every non-overlapping match, as Python's `finditer` gives them.

@@ -57,6 +57,7 @@ impl Class {
         listed != self.negated
     }
 
+    #[inline]
     pub fn has(&self, c: char) -> bool {
         if c.is_ascii() {
             return (self.ascii >> u32::from(c)) & 1 == 1;
