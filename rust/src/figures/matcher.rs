@@ -325,7 +325,42 @@ fn step<'t>(st: &mut State<'t>, node: &Node, pos: usize, then: Then<'_, 't>) -> 
     }
 }
 
+/// Where a node that can match in one way only (a character, a literal, an assertion on
+/// characters) ends when it matches at `pos`; `Some(None)` when it fails there, `None` for
+/// any other node.
+fn single(text: &[char], node: &Node, pos: usize) -> Option<Option<usize>> {
+    let end = match node {
+        Node::Char(set) => text
+            .get(pos)
+            .is_some_and(|&c| set.has(c))
+            .then_some(pos + 1),
+        Node::Literal(chars) => {
+            let end = pos + chars.len();
+            (text.get(pos..end) == Some(chars.as_slice())).then_some(end)
+        }
+        Node::AheadAny(trie) => trie.starts(text.get(pos..).unwrap_or(&[])).then_some(pos),
+        Node::Boundary => boundary(text, pos).then_some(pos),
+        Node::NotBoundary => (!boundary(text, pos)).then_some(pos),
+        Node::End => (pos == text.len()).then_some(pos),
+        _ => return None,
+    };
+    Some(end)
+}
+
 fn sequence<'t>(st: &mut State<'t>, nodes: &[Node], pos: usize, then: Then<'_, 't>) -> bool {
+    // Nodes with one way to match are stepped over here: no call, nothing to backtrack into.
+    let mut pos = pos;
+    let mut nodes = nodes;
+    while let Some((first, rest)) = nodes.split_first() {
+        match single(st.text, first, pos) {
+            Some(Some(end)) => {
+                pos = end;
+                nodes = rest;
+            }
+            Some(None) => return false,
+            None => break,
+        }
+    }
     match nodes.split_first() {
         None => then(st, pos),
         Some((first, [])) => run(st, first, pos, then),
