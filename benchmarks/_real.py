@@ -69,11 +69,11 @@ def run_real(folder: Path, budget: float) -> Section:
             orjson.loads(data)
 
     def grade_all_python() -> None:
-        with _engine("python"):
+        with engine_choice("python"):
             grade_all()
 
     passes = _calibrate(grade_all, budget / REPEATS)
-    with _engine(None):  # the default: the compiled core
+    with engine_choice(None):  # the default: the compiled core
         graded, loaded, ratio = paired(
             repeat(grade_all, passes), repeat(loads_all, passes), REPEATS
         )
@@ -149,7 +149,7 @@ def run_real(folder: Path, budget: float) -> Section:
 
 
 @contextmanager
-def _engine(choice: str | None) -> Iterator[None]:
+def engine_choice(choice: str | None) -> Iterator[None]:
     """Run the block with ``TRACEGRADE_CORE`` set to ``choice`` (``None``: unset)."""
     saved = os.environ.get(ENGINE_VARIABLE)
     if choice is None:

@@ -1,10 +1,10 @@
-//! Generates the lower-casing and whole-word tables from the Python interpreter the extension
-//! is built for, so the compiled core lower-cases exactly like that interpreter's `str.lower`
-//! (its Unicode version, its final-sigma rule) and matches words like its `re`
-//! (`str.isalnum` edges, `re.IGNORECASE` literals), not like Rust's own Unicode tables.
+//! Generates tables from the Python interpreter the extension is built for, so the compiled
+//! core behaves exactly like that interpreter, not like Rust's own (newer) Unicode tables: its
+//! `str.lower` (Unicode version, final sigma), and the character classes its `re` reads
+//! (`\d`, `\w`, `\s`, `str.isalnum` word edges, `re.IGNORECASE` letter matches).
 use std::env;
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn main() {
@@ -12,6 +12,7 @@ fn main() {
     println!("cargo:rerun-if-changed=lower_tables.py");
     println!("cargo:rerun-if-changed=word_tables.py");
     println!("cargo:rerun-if-changed=char_tables.py");
+    println!("cargo:rerun-if-changed=class_tables.py");
     println!("cargo:rerun-if-env-changed=PYO3_PYTHON");
     println!("cargo:rerun-if-env-changed=PYTHON_SYS_EXECUTABLE");
     // maturin sets both to the interpreter it builds for; plain cargo uses the one on PATH.
@@ -22,13 +23,18 @@ fn main() {
         Ok(dir) => PathBuf::from(dir),
         Err(error) => fail(&format!("OUT_DIR is not set: {error}")),
     };
-    generate(&python, "lower_tables.py", &dir.join("lower_tables.rs"));
-    generate(&python, "char_tables.py", &dir.join("char_tables.rs"));
-    generate(&python, "word_tables.py", &dir.join("word_tables.rs"));
+    for (script, table) in [
+        ("lower_tables.py", "lower_tables.rs"),
+        ("char_tables.py", "char_tables.rs"),
+        ("word_tables.py", "word_tables.rs"),
+        ("class_tables.py", "class_tables.rs"),
+    ] {
+        generate(&python, script, &dir.join(table));
+    }
 }
 
 /// Run one table script with `python`, writing Rust source to `out`.
-fn generate(python: &str, script: &str, out: &PathBuf) {
+fn generate(python: &str, script: &str, out: &Path) {
     let status = Command::new(python).arg(script).arg(out).status();
     match status {
         Ok(status) if status.success() => {}

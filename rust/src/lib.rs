@@ -14,10 +14,12 @@
 )]
 
 pub mod claims;
+pub mod figures;
 pub mod index;
 pub mod lower;
 pub mod needles;
 mod py_claims;
+mod py_figures;
 pub mod words;
 
 use pyo3::exceptions::PyValueError;
@@ -101,5 +103,6 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(py_lower, module)?)?;
     module.add_function(wrap_pyfunction!(py_present_needles, module)?)?;
     py_claims::register(module)?;
+    py_figures::register(module)?;
     Ok(())
 }

@@ -3,6 +3,7 @@
 from collections.abc import Sequence
 
 from tracegrade.claims._answer_claim import ClaimKind
+from tracegrade.figures._model import FigureKind, Hedge
 
 UNICODE_VERSION: str
 
@@ -31,3 +32,29 @@ class ClaimScanner:
         | None
     ): ...
     def hedged_spans(self, answer: str) -> list[tuple[int, int]] | None: ...
+
+class FigureExtractor:
+    def __init__(
+        self,
+        patterns: list[tuple[str, bool]],
+        hedges: list[tuple[str, str]],
+        hedge_window: int,
+        hedge_after: str,
+        scales: list[tuple[str, int]],
+        word_values: list[tuple[str, int]],
+        ordinals: list[str],
+        qualifiers: list[tuple[str, str]],
+    ) -> None: ...
+    def figures(
+        self, text: str, distinct: bool = False
+    ) -> list[tuple[FigureKind, str, str, int, int, Hedge | None]] | None: ...
+    def numbers(self, text: str) -> list[str] | None: ...
+    def index(
+        self,
+        text: str,
+        evidence: str,
+        known: dict[str, str],
+        approximate: dict[str, str],
+        numbers: dict[str, str] | None,
+        echoed: set[str],
+    ) -> bool: ...

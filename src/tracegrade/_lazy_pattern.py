@@ -44,6 +44,11 @@ class LazyPattern:
         """The pattern's source text."""
         return self._pattern
 
+    @property
+    def flags(self) -> int:
+        """The flags it is compiled with (as given; ``re`` adds ``re.UNICODE`` to its own)."""
+        return self._flags
+
     def search(self, string: str, pos: int = 0, endpos: int = _END) -> re.Match[str] | None:
         """As :meth:`re.Pattern.search`."""
         return self.compiled.search(string, pos, endpos)

@@ -9,7 +9,8 @@ offline assertion and the runtime guard share these rules (docs/figures.md).
 """
 
 from tracegrade.figures._anchors import anchor_pattern
-from tracegrade.figures._extract import extract_figures, figure_of, number_figure
+from tracegrade.figures._bare import number_figure
+from tracegrade.figures._find import extract_figures, figure_of
 from tracegrade.figures._index import FigureIndex, unsourced_figures
 from tracegrade.figures._model import Figure, FigureKind, Hedge
 from tracegrade.figures._sources import FigureSources, result_text

@@ -1,5 +1,7 @@
-"""extract_figures(): the figures of a text, found in one compiled-regex scan.
+"""reference_figures(): the figures of a text, found in one regex scan (the reference).
 
+This is the executable specification the compiled core ports (rust/src/figures runs these
+very patterns: :func:`compiled_rules`); :mod:`tracegrade.figures._find` picks the engine.
 One pattern with an alternative per shape is run once over the text; only matches (figures,
 plus the few identifier shapes that must be skipped whole) reach Python, so small numbers
 without a unit cost nothing beyond the scan. The rules, with examples, are in docs/figures.md.
@@ -7,7 +9,6 @@ without a unit cost nothing beyond the scan. The rules, with examples, are in do
 
 from __future__ import annotations
 
-import math
 import re
 from decimal import Decimal
 from typing import TYPE_CHECKING
@@ -20,6 +21,7 @@ from tracegrade.figures._numbers import (
     ORDINAL_WORDS,
     SCALES,
     SPELLED,
+    WORD_VALUES,
     canonical,
     number_value,
     ordinal_value,
@@ -30,7 +32,7 @@ from tracegrade.figures._numbers import (
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-__all__ = ["extract_figures", "figure_of", "iter_figures", "number_figure"]
+__all__ = ["ANY_NUMBER", "compiled_rules", "reference_figures", "reference_numbers"]
 
 # --- Pieces -----------------------------------------------------------------------------------
 # The pattern runs over the lower-cased text (ten times faster than a case-insensitive
@@ -155,6 +157,8 @@ _HEDGE = re.compile(
     re.IGNORECASE,
 )
 _HEDGE_WINDOW = 16
+# A hedge is separated from its figure by one of these (or is one: "~$5").
+_HEDGE_AFTER = " ~≈\u00a0"
 # An identifier's prefix: "HAT-1234", "ISO-9001" (but "mid-2015" is a year).
 _IDENTIFIER_PREFIX = re.compile(r"[A-Z]-\Z")
 
@@ -286,8 +290,8 @@ def _merge(
         word = next(pending, None)
 
 
-def iter_figures(text: str) -> Iterator[Figure]:
-    """Every figure of ``text`` in order of appearance, repeats included."""
+def reference_figures(text: str) -> Iterator[Figure]:
+    """Every figure of ``text`` in order of appearance, repeats included (the reference)."""
     for match in _matches(text):
         start = match.start()
         if start >= 2 and _IDENTIFIER_PREFIX.match(text, start - 2, start):
@@ -302,7 +306,7 @@ def iter_figures(text: str) -> Iterator[Figure]:
 
 def _hedge(scanned: str, start: int) -> Hedge | None:
     """The hedge written just before ``start`` ("about $3 million"), if any."""
-    if scanned[start - 1] not in " ~≈\u00a0":
+    if scanned[start - 1] not in _HEDGE_AFTER:
         return None
     found = _HEDGE.search(scanned, max(0, start - _HEDGE_WINDOW), start)
     return None if found is None else _HEDGES[found["word"]]
@@ -314,76 +318,43 @@ def _hedged(figure: Figure, hedge: Hedge) -> Figure:
     return Figure(figure.kind, figure.raw, figure.value, figure.start, figure.end, hedge)
 
 
-def extract_figures(text: str) -> tuple[Figure, ...]:
-    """The figures of a text, deduplicated by :attr:`Figure.key`, in order of first appearance.
+# Every number a source writes, of any size, outside identifiers (``HAT123``, ``card_4421``):
+# what a bare number (a cell, an amount field) may be sourced by.
+ANY_NUMBER = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\w])")
 
-    Figures are money amounts (``$1.5 million``, ``£3m``, ``1,500 USD``), percentages
-    (``12.5 %``), day/week/month/year periods (``30 days``, ``thirty (30) days``, ``2-year``),
-    section references (``Section 8.10``, ``§ 8.22``, ``Sec. 4(b)``) and numbers of four or
-    more digits (``2024``, ``1,500,000``, ``1.5 billion``). Small integers without a unit,
-    status codes (``HTTP 404``), versions (``v1.2.3``), ages (``21-year-old``) and
-    identifiers (``HAT123``, ``555-123-4567``) are not figures.
 
-    Args:
-        text: Any text: an answer, a tool result, a tool call's argument.
+def reference_numbers(text: str) -> list[str]:
+    """The canonical value of every number ``text`` writes (:data:`ANY_NUMBER`), in order."""
+    return [canonical(number_value(token)) for token in ANY_NUMBER.findall(text)]
 
-    Returns:
-        One :class:`Figure` per distinct key; its span is that of the first occurrence.
+
+CompiledRules = tuple[
+    list[tuple[str, bool]],
+    list[tuple[str, str]],
+    int,
+    str,
+    list[tuple[str, int]],
+    list[tuple[str, int]],
+    list[str],
+    list[tuple[str, str]],
+]
+
+
+def compiled_rules() -> CompiledRules:
+    """What the compiled core's ``FigureExtractor`` is built from: these rules, not a copy.
+
+    The patterns (with their IGNORECASE flag), the hedge words, the hedge window and the
+    characters before a hedged figure, the scales, the number words, the ordinals and the
+    period qualifiers.
     """
-    seen: set[str] = set()
-    found: list[Figure] = []
-    for figure in iter_figures(text):
-        if figure.value not in seen:
-            seen.add(figure.value)
-            found.append(figure)
-    return tuple(found)
-
-
-def figure_of(text: str) -> Figure | None:
-    """The figure a text is as a whole (``"$1,072"``, ``"30 days"``, ``"2024"``), else ``None``.
-
-    ``None`` for a text with no figure, with more than one (a range), or with other words
-    around its figure (``"about $3 million"``, ``"the total is $1,072"``).
-    """
-    stripped = text.strip()
-    figures = list(iter_figures(stripped))
-    if len(figures) != 1 or figures[0].raw != stripped:
-        return None
-    return figures[0]
-
-
-_BARE_NUMBER = re.compile(r"\s*[-+\u2212]?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)\s*")
-
-
-def number_figure(value: object) -> Figure | None:
-    """A bare number as one figure, whatever its size: for values that are a number as a whole.
-
-    Structured arguments (a spreadsheet cell, an ``amount`` field) hold numbers without a
-    unit; there a ``50`` is a figure even though ``50`` in prose is not. Accepted: ``int``
-    (not ``bool``), finite ``float`` and ``Decimal``, and strings that are only a number
-    (``"1,500"``, ``" 42 "``, ``"-3.50"``). The sign is dropped, as in :func:`extract_figures`.
-
-    Returns:
-        A ``number`` figure whose ``raw`` is the value as text (span ``0``-``len(raw)``), or
-        ``None`` when the value is not a bare number (then extract figures from its text).
-    """
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int | Decimal):
-        if isinstance(value, Decimal) and not value.is_finite():
-            return None
-        raw = str(value)
-        number = Decimal(value)
-    elif isinstance(value, float):
-        if not math.isfinite(value):
-            return None
-        raw = repr(value)
-        number = Decimal(raw)
-    elif isinstance(value, str):
-        match = _BARE_NUMBER.fullmatch(value)
-        if match is None:
-            return None
-        raw, number = value, number_value(match[1])
-    else:
-        return None
-    return Figure("number", raw, canonical(abs(number)), 0, len(raw), bare=True)
+    patterns = (_SYMBOL_LED, _WORD_LED, _VALUE_PART, _HEDGE, ANY_NUMBER)
+    return (
+        [(pattern.pattern, bool(pattern.flags & re.IGNORECASE)) for pattern in patterns],
+        list(_HEDGES.items()),
+        _HEDGE_WINDOW,
+        _HEDGE_AFTER,
+        list(SCALES.items()),
+        list(WORD_VALUES.items()),
+        list(ORDINAL_WORDS),
+        list(_QUALIFIERS.items()),
+    )

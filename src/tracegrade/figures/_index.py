@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
-from tracegrade.figures._extract import extract_figures, iter_figures
-from tracegrade.figures._numbers import canonical, number_value
+from tracegrade.figures._find import (
+    compiled_extractor,
+    extract_figures,
+    iter_figures,
+    number_values,
+)
 from tracegrade.figures._structured import amount_values
 
 if TYPE_CHECKING:
@@ -15,10 +18,6 @@ if TYPE_CHECKING:
     from tracegrade.figures._model import Figure
 
 __all__ = ["FigureIndex", "approximate_keys", "unsourced_figures"]
-
-# Every number a source writes, of any size, outside identifiers (``HAT123``, ``card_4421``):
-# what a bare number (a cell, an amount field) may be sourced by.
-_ANY_NUMBER = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\w])")
 
 
 class FigureIndex:
@@ -63,7 +62,12 @@ class FigureIndex:
                 arguments of the call a write or an error answers, which it may only echo.
         """
         echoed = _echoed(echo_of)
-        known, approximate = self._evidence, self._approximate
+        known, approximate, numbers = self._evidence, self._approximate, self._numbers
+        extractor = compiled_extractor()
+        if extractor is not None and extractor.index(
+            text, evidence, known, approximate, numbers, echoed
+        ):
+            return  # the core ran the loop below (rust/src/py_figures.rs)
         for figure in iter_figures(text):
             key = figure.key
             if key in known or key in echoed:
@@ -72,10 +76,8 @@ class FigureIndex:
             if figure.kind in ("money", "number"):
                 for rounded in approximate_keys(figure.value):
                     approximate.setdefault(rounded, evidence)
-        numbers = self._numbers
         if numbers is not None:
-            for token in _ANY_NUMBER.findall(text):
-                value = canonical(number_value(token))
+            for value in number_values(text):
                 if value not in echoed:
                     numbers.setdefault(value, evidence)
 
@@ -139,7 +141,7 @@ def _echoed(echo_of: str | None) -> set[str]:
     if echo_of is None:
         return set()
     echoed = {figure.key for figure in iter_figures(echo_of)}
-    echoed.update(canonical(number_value(token)) for token in _ANY_NUMBER.findall(echo_of))
+    echoed.update(number_values(echo_of))
     return echoed
 
 

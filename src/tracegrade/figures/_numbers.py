@@ -15,6 +15,7 @@ __all__ = [
     "ORDINAL_WORDS",
     "SCALES",
     "SPELLED",
+    "WORD_VALUES",
     "canonical",
     "number_value",
     "ordinal_value",
@@ -29,10 +30,10 @@ _TEENS = [
 ]  # fmt: skip
 _TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
 
-_WORD_VALUES: dict[str, int] = {"zero": 0}
-_WORD_VALUES.update({word: index + 1 for index, word in enumerate(_UNITS)})
-_WORD_VALUES.update({word: index + 10 for index, word in enumerate(_TEENS)})
-_WORD_VALUES.update({word: (index + 2) * 10 for index, word in enumerate(_TENS)})
+WORD_VALUES: dict[str, int] = {"zero": 0}
+WORD_VALUES.update({word: index + 1 for index, word in enumerate(_UNITS)})
+WORD_VALUES.update({word: index + 10 for index, word in enumerate(_TEENS)})
+WORD_VALUES.update({word: (index + 2) * 10 for index, word in enumerate(_TENS)})
 
 # Spelled-out whole numbers from zero to ninety-nine ("twenty-five", "twenty five"); longer
 # words first so "seventeen" is not read as "seven". Used only before a unit or a scale.
@@ -72,7 +73,7 @@ SCALES: dict[str, int] = {
 def spelled_value(words: str) -> int:
     """The value of a spelled-out number matched by :data:`SPELLED` (any case)."""
     parts = words.lower().replace("-", " ").split()
-    return sum(_WORD_VALUES[part] for part in parts)
+    return sum(WORD_VALUES[part] for part in parts)
 
 
 def ordinal_value(ordinal: str) -> int:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Literal
 
 import orjson
 
-from tracegrade.figures._extract import number_figure
+from tracegrade.figures._bare import number_figure
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

@@ -1,0 +1,17 @@
+//! Figure extraction (`tracegrade.figures._extract`), compiled.
+//!
+//! The reference's patterns are parsed (parse.rs, sets.rs), rewritten to run faster with the
+//! same matches (optimise.rs) and run with Python's `re` semantics (matcher.rs, with `re`'s
+//! classes in classes.rs); extract.rs and groups.rs turn matches into figures as the
+//! reference's `reference_figures` does, with decimal.rs for its `Decimal` arithmetic;
+//! keys.rs is `FigureIndex`'s `approximate_keys`.
+
+pub mod classes;
+pub mod decimal;
+pub mod extract;
+pub mod groups;
+pub mod keys;
+pub mod matcher;
+pub mod optimise;
+pub mod parse;
+pub mod sets;

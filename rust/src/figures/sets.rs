@@ -1,0 +1,161 @@
+//! The character tests of a parsed pattern, and the string sets a lookahead becomes.
+
+use super::classes;
+
+/// One character test.
+#[derive(Debug, Clone)]
+pub enum Set {
+    One(char),
+    /// An ASCII letter under `re.IGNORECASE` (lower case).
+    Fold(u8),
+    Class(Class),
+}
+
+#[derive(Debug, Clone, Copy)]
+pub enum Named {
+    Digit,
+    Word,
+    Space,
+}
+
+#[derive(Debug, Clone)]
+pub struct Class {
+    negated: bool,
+    ranges: Vec<(char, char)>,
+    named: Vec<(Named, bool)>, // (class, negated): `\d`, `\W`, ...
+    ascii: u128,               // the answer for each ASCII character, precomputed
+}
+
+impl Class {
+    pub fn new(negated: bool, ranges: Vec<(char, char)>, named: Vec<(Named, bool)>) -> Self {
+        let mut class = Self {
+            negated,
+            ranges,
+            named,
+            ascii: 0,
+        };
+        let mut ascii = 0u128;
+        for code in 0u8..128 {
+            if class.slow(char::from(code)) {
+                ascii |= 1u128 << code;
+            }
+        }
+        class.ascii = ascii;
+        class
+    }
+
+    fn slow(&self, c: char) -> bool {
+        let listed = self.ranges.iter().any(|&(a, b)| a <= c && c <= b)
+            || self.named.iter().any(|&(named, negated)| {
+                let hit = match named {
+                    Named::Digit => classes::is_digit(c),
+                    Named::Word => classes::is_word(c),
+                    Named::Space => classes::is_space(c),
+                };
+                hit != negated
+            });
+        listed != self.negated
+    }
+
+    #[inline]
+    pub fn has(&self, c: char) -> bool {
+        if c.is_ascii() {
+            return (self.ascii >> u32::from(c)) & 1 == 1;
+        }
+        self.slow(c)
+    }
+
+    /// The union of two non-negated classes.
+    pub fn union(&self, other: &Self) -> Option<Self> {
+        if self.negated || other.negated {
+            return None;
+        }
+        let mut ranges = self.ranges.clone();
+        ranges.extend(other.ranges.iter().copied());
+        let mut named = self.named.clone();
+        named.extend(other.named.iter().copied());
+        Some(Self::new(false, ranges, named))
+    }
+
+    pub fn of_char(c: char) -> Self {
+        Self::new(false, vec![(c, c)], Vec::new())
+    }
+}
+
+/// A set of strings, for testing whether one of them starts at a position.
+#[derive(Debug, Clone, Default)]
+pub struct Trie {
+    /// Per node: its edges (sorted by character) and whether a string ends there.
+    nodes: Vec<(Vec<(char, usize)>, bool)>,
+}
+
+impl Trie {
+    pub fn new(strings: &[Vec<char>]) -> Self {
+        let mut trie = Self {
+            nodes: vec![(Vec::new(), false)],
+        };
+        for string in strings {
+            let mut at = 0;
+            for &c in string {
+                let edges = trie.nodes.get(at).map(|(edges, _)| edges.clone());
+                let edges = edges.unwrap_or_default();
+                at = match edges.binary_search_by_key(&c, |&(e, _)| e) {
+                    Ok(found) => edges.get(found).map_or(0, |&(_, next)| next),
+                    Err(slot) => {
+                        let next = trie.nodes.len();
+                        trie.nodes.push((Vec::new(), false));
+                        if let Some((edges, _)) = trie.nodes.get_mut(at) {
+                            edges.insert(slot, (c, next));
+                        }
+                        next
+                    }
+                };
+            }
+            if let Some((_, end)) = trie.nodes.get_mut(at) {
+                *end = true;
+            }
+        }
+        trie
+    }
+
+    /// Whether one of the strings is at the start of `text`.
+    pub fn starts(&self, text: &[char]) -> bool {
+        let mut at = 0;
+        let mut chars = text.iter();
+        loop {
+            let Some((edges, end)) = self.nodes.get(at) else {
+                return false;
+            };
+            if *end {
+                return true;
+            }
+            let Some(&c) = chars.next() else {
+                return false;
+            };
+            match edges.binary_search_by_key(&c, |&(e, _)| e) {
+                Ok(found) => at = edges.get(found).map_or(0, |&(_, next)| next),
+                Err(_) => return false,
+            }
+        }
+    }
+
+    /// The characters the strings start with.
+    pub fn first(&self) -> Option<Class> {
+        let (edges, end) = self.nodes.first()?;
+        if *end {
+            return None; // the empty string: any position
+        }
+        let ranges = edges.iter().map(|&(c, _)| (c, c)).collect();
+        Some(Class::new(false, ranges, Vec::new()))
+    }
+}
+
+impl Set {
+    pub fn has(&self, c: char) -> bool {
+        match self {
+            Set::One(one) => c == *one,
+            Set::Fold(letter) => classes::folds_to(c, *letter),
+            Set::Class(class) => class.has(c),
+        }
+    }
+}
