@@ -1,7 +1,8 @@
 //! Generates tables from the Python interpreter the extension is built for, so the compiled
 //! core behaves exactly like that interpreter, not like Rust's own (newer) Unicode tables: its
-//! `str.lower` (Unicode version, final sigma), and the character classes its `re` reads
-//! (`\d`, `\w`, `\s`, `str.isalnum` word edges, `re.IGNORECASE` letter matches).
+//! `str.lower` (Unicode version, final sigma, from lower_tables.py), and its character
+//! classes (char_tables.py: `re`'s `\d`, `\w`, `\s`, the `str` case flags, and how
+//! `re.IGNORECASE` matches a literal).
 use std::env;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -10,9 +11,7 @@ use std::process::Command;
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=lower_tables.py");
-    println!("cargo:rerun-if-changed=word_tables.py");
     println!("cargo:rerun-if-changed=char_tables.py");
-    println!("cargo:rerun-if-changed=class_tables.py");
     println!("cargo:rerun-if-env-changed=PYO3_PYTHON");
     println!("cargo:rerun-if-env-changed=PYTHON_SYS_EXECUTABLE");
     // maturin sets both to the interpreter it builds for; plain cargo uses the one on PATH.
@@ -26,8 +25,6 @@ fn main() {
     for (script, table) in [
         ("lower_tables.py", "lower_tables.rs"),
         ("char_tables.py", "char_tables.rs"),
-        ("word_tables.py", "word_tables.rs"),
-        ("class_tables.py", "class_tables.rs"),
     ] {
         generate(&python, script, &dir.join(table));
     }

@@ -1,13 +1,57 @@
-r"""Write the Rust character classes of this interpreter's ``re`` and ``str`` (run by build.rs).
+r"""Write the character classes of the interpreter the core is built for (run by build.rs).
 
-The claim scanners (rust/src/claims/) must classify every character as CPython does: ``\w``
-is ``str.isalnum()`` or ``_``, ``\s`` is ``str.isspace()``, ``\d`` is ``str.isdecimal()``
-(with ``int()``'s digit value), and ``str.isupper()`` reads the upper, lower and title flags.
-Rust's own Unicode tables define all of these differently (combining marks are ``\w`` there).
+The core must classify every character as that CPython does, not as Rust's own (newer, and
+differently defined) Unicode tables do: the claim scanners run one ``re`` pattern, the figure
+matcher runs the reference's ``re`` patterns, whole-word search runs
+``tracegrade._text.form_pattern``. The tables (ranges are sorted inclusive ``(first, last)``
+runs of code points) and the Python definition each is read off:
+
+``WORD``, ``SPACE``, ``DECIMAL``
+    ``re``'s ``\w``, ``\s`` and ``\d``, found by ``re`` itself over every code point. Each is
+    checked to equal its ``str`` definition (``isalnum()`` or ``_``, ``isspace()``,
+    ``isdecimal()``), so ``[^\W_]`` is ``str.isalnum()`` and one table serves both.
+``DECIMAL_ZEROS``
+    The zero of each run of decimal digits. A digit's value (what ``int()``, ``Decimal()``
+    and ``unicodedata.decimal()`` read) is its distance from the zero before it: checked for
+    every digit. Also checked: no other character lower-cases to a digit (the figure matcher
+    reads digits off the lower-cased text).
+``ALPHA``, ``UPPER``, ``LOWER``, ``TITLE``
+    ``str.isalpha()``, and the flags ``str.isupper()`` reads: ``isupper()``, ``islower()``
+    and ``istitle() and not isupper()`` of one character.
+``FOLD``
+    Each non-ASCII character ``re.IGNORECASE`` matches to an ASCII letter (U+017F to ``s``,
+    U+0131 to ``i``...), with that letter; checked to be one letter each, and to agree with
+    the literal rule below.
+``SRE_CASED``, ``SRE_LOWER``, ``SRE_GROUP``, ``ASCII_KEY``
+    How ``re`` (``_sre``) matches a literal under ``IGNORECASE``: an uncased literal only
+    itself; a cased one (``SRE_CASED``) any character whose simple lower case
+    (``SRE_LOWER``, where it differs) is the literal's, or one of the extra equivalents
+    ``re`` lists for it (``SRE_GROUP``: each lower case with extras, to the smallest of its
+    group). ``ASCII_KEY`` holds the resulting key of each ASCII character. Before writing,
+    the rule is checked against ``re`` for every pair of characters that could match.
+
+Any failed check stops the build with a line naming the character.
 """
 
+import _sre  # type: ignore[import-not-found]  # re's matcher: its case tables are in question
+import re
 import sys
 import unicodedata
+from collections.abc import Callable
+from decimal import Decimal
+
+# The extra equivalents re's compiler adds to a cased literal (Python 3.11+, as required).
+from re._casefix import _EXTRA_CASES as EXTRA  # type: ignore[import-not-found]
+from typing import NoReturn
+
+EVERY = "".join(chr(code) for code in range(sys.maxunicode + 1))
+CODES = [c for c in range(sys.maxunicode + 1) if not 0xD800 <= c <= 0xDFFF]
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def fail(message: str) -> NoReturn:
+    """Stop the build with one line saying why."""
+    sys.exit(f"char_tables.py: {message}")
 
 
 def ranges(codes: list[int]) -> list[tuple[int, int]]:
@@ -21,43 +65,148 @@ def ranges(codes: list[int]) -> list[tuple[int, int]]:
     return spans
 
 
-def table(name: str, codes: list[int]) -> str:
-    """One class as a Rust static of ranges."""
-    body = ", ".join(f"(0x{first:x}, 0x{last:x})" for first, last in ranges(codes))
-    return f"pub static {name}: &[(u32, u32)] = &[{body}];\n"
+def read_off_re(pattern: str, rule: str, holds: Callable[[str], bool]) -> list[int]:
+    """The code points ``pattern`` matches, checked equal to the ``str`` rule ``holds``."""
+    found = [ord(char) for char in re.findall(pattern, EVERY)]
+    wanted = [ord(char) for char in EVERY if holds(char)]
+    if found != wanted:
+        odd = sorted(set(found) ^ set(wanted))[0]
+        fail(f"re's {pattern} and {rule} part at U+{odd:04X}: the core assumes they agree")
+    return found
+
+
+def decimal_zeros(digits: list[int]) -> list[int]:
+    """The zero of each run of decimal digits, checked against every digit's value."""
+    zeros = [code for code in digits if unicodedata.decimal(chr(code)) == 0]
+    digit_set = set(digits)
+    for code in digits:
+        char = chr(code)
+        zero = max((z for z in zeros if z <= code), default=None)
+        value = int(char)
+        if zero is None or code - zero != value or unicodedata.decimal(char) != value:
+            fail(f"the digit U+{code:04X} is not its distance from the zero before it")
+        if Decimal(char) != value:
+            fail(f"Decimal() reads the digit U+{code:04X} unlike int()")
+    for char in EVERY:
+        if ord(char) not in digit_set and any(ord(low) in digit_set for low in char.lower()):
+            fail(f"U+{ord(char):04X} lower-cases to a digit: the figure engine needs a fix")
+    return zeros
+
+
+def folds() -> list[tuple[int, str]]:
+    """Each non-ASCII character ``re.IGNORECASE`` matches to an ASCII letter, with it."""
+    found: list[tuple[int, str]] = []
+    for char in re.findall("[a-z]", EVERY, re.IGNORECASE):
+        if not char.isascii():
+            letters = [x for x in LETTERS if re.fullmatch(x, char, re.IGNORECASE)]
+            if len(letters) != 1:
+                fail(f"U+{ord(char):04X} matches {letters} under re.IGNORECASE, not one letter")
+            found.append((ord(char), letters[0]))
+    return found
+
+
+def groups() -> dict[int, int]:
+    """Each lower case with extra equivalents, mapped to the smallest of its group."""
+    found: dict[int, int] = {}
+    for low, others in EXTRA.items():
+        group = {low, *others}
+        for member in group:  # the groups must be closed: each lists all the others
+            if {member, *EXTRA.get(member, ())} != group:
+                fail(f"re's extra cases of U+{low:04X} are not a group")
+        found[low] = min(group)
+    return found
+
+
+def check_literals(cased: set[int], lower: dict[int, int], group: dict[int, int]) -> None:
+    """Fail unless the encoded literal rule matches ``re`` on every pair that could match.
+
+    A cased literal can only match a character whose simple lower case is in its group:
+    itself cased, or a lower case or group member; every such pair is tried here.
+    """
+
+    def key(code: int) -> int:
+        low = lower.get(code, code)
+        return group.get(low, low)
+
+    pool = sorted(cased | set(lower.values()) | set(group) | set(range(0x80)))
+    text = "".join(map(chr, pool))
+    for code in pool:
+        literal = chr(code)
+        found = {m.start() for m in re.finditer(re.escape(literal), text, re.IGNORECASE)}
+        want = {
+            at
+            for at, other in enumerate(pool)
+            if (other == code if code not in cased else key(other) == key(code))
+        }
+        if found != want:
+            fail(f"re matches U+{code:04X} unlike the encoded rule")
+
+
+def check_folds(fold: list[tuple[int, str]], lower: dict[int, int], group: dict[int, int]) -> None:
+    """``FOLD`` is the literal rule's answer for the ASCII letters (two readings, one answer)."""
+
+    def key(code: int) -> int:
+        low = lower.get(code, code)
+        return group.get(low, low)
+
+    by_key = {key(ord(letter)): letter for letter in LETTERS}
+    derived = [(c, by_key[key(c)]) for c in CODES if c >= 0x80 and key(c) in by_key]
+    if derived != fold:
+        fail(f"re.IGNORECASE's [a-z] ({fold}) and its literal rule ({derived}) disagree")
+
+
+def spans(name: str, codes: list[int]) -> list[str]:
+    """One class as the lines of a Rust static of ranges."""
+    runs = ranges(codes)
+    body = [f"    (0x{a:x}, 0x{b:x})," for a, b in runs]
+    return [f"pub static {name}: [(u32, u32); {len(runs)}] = [", *body, "];"]
 
 
 def main(path: str) -> None:
-    """Write the tables as Rust source to ``path``."""
-    classes: dict[str, list[int]] = {
-        "WORD": [], "SPACE": [], "DECIMAL": [], "UPPER": [], "LOWER": [], "TITLE": [],
-        "ALPHA": [],
-    }  # fmt: skip
-    zeros: list[int] = []
-    for code in range(sys.maxunicode + 1):
-        if 0xD800 <= code <= 0xDFFF:
-            continue  # no Rust char; the core never sees a lone surrogate
+    """Check the definitions and write the tables as Rust source to ``path``."""
+    word = read_off_re(r"\w", "str.isalnum() or '_'", lambda c: c.isalnum() or c == "_")
+    space = read_off_re(r"\s", "str.isspace()", str.isspace)
+    decimal = read_off_re(r"\d", "str.isdecimal()", str.isdecimal)
+    zeros = decimal_zeros(decimal)
+    flags: dict[str, list[int]] = {"ALPHA": [], "UPPER": [], "LOWER": [], "TITLE": []}
+    for code in CODES:
         char = chr(code)
         for name, holds in (
-            ("WORD", char.isalnum() or char == "_"),
-            ("SPACE", char.isspace()),
-            ("DECIMAL", char.isdecimal()),
+            ("ALPHA", char.isalpha()),
             ("UPPER", char.isupper()),
             ("LOWER", char.islower()),
             ("TITLE", char.istitle() and not char.isupper()),
-            ("ALPHA", char.isalpha()),
         ):
             if holds:
-                classes[name].append(code)
-        if char.isdecimal() and unicodedata.decimal(char) == 0:
-            zeros.append(code)
+                flags[name].append(code)
+    cased = {c for c in CODES if _sre.unicode_iscased(c)}
+    lower = {c: low for c in CODES if (low := _sre.unicode_tolower(c)) != c}
+    group = groups()
+    check_literals(cased, lower, group)
+    fold = folds()
+    check_folds(fold, lower, group)
+
+    version = sys.version.split()[0]
+    lines = [f"// Generated by char_tables.py from Python {version}; do not edit."]
+    for name, codes in (("WORD", word), ("SPACE", space), ("DECIMAL", decimal)):
+        lines += spans(name, codes)
+    lines.append(f"pub static DECIMAL_ZEROS: [u32; {len(zeros)}] = [{', '.join(map(hex, zeros))}];")
+    for name, codes in flags.items():
+        lines += spans(name, codes)
+    lines.append(f"pub static FOLD: [(u32, u8); {len(fold)}] = [")
+    lines.extend(f"    (0x{code:x}, b'{letter}')," for code, letter in fold)
+    lines.append("];")
+    lines += spans("SRE_CASED", sorted(cased))
+    keys = [group.get(lower.get(code, code), lower.get(code, code)) for code in range(0x80)]
+    lines.append("pub static ASCII_KEY: [u32; 128] = [")
+    lines.extend(f"    0x{key:x}," for key in keys)
+    lines.append("];")
+    for name, pairs in (("SRE_LOWER", sorted(lower.items())), ("SRE_GROUP", sorted(group.items()))):
+        lines.append(f"pub static {name}: [(u32, u32); {len(pairs)}] = [")
+        lines.extend(f"    (0x{a:x}, 0x{b:x})," for a, b in pairs)
+        lines.append("];")
     with open(path, "w", encoding="utf-8") as out:
-        out.write(f"// Generated by char_tables.py from Python {sys.version.split()[0]}.\n")
-        for name, codes in classes.items():
-            out.write(table(name, codes))
-        out.write(
-            f"pub static DECIMAL_ZEROS: &[u32] = &{[hex(z) for z in zeros]};\n".replace("'", "")
-        )
+        out.write("\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@
     clippy::string_slice
 )]
 
+pub mod chars;
 pub mod claims;
 pub mod figures;
 pub mod index;

@@ -5,55 +5,11 @@
 //! edge tests `str.isalnum` of the neighbouring character as it is; each character of the form
 //! is a literal that `re` matches case-insensitively by its *simple* lower case and the extra
 //! equivalents it lists (`s` and U+017F...), not by `str.lower`. The tables come from the
-//! interpreter (build.rs runs word_tables.py, which checks them against `re` first).
+//! interpreter (`crate::chars`; char_tables.py checks them against `re` first).
 
 use memchr::memmem;
 
-mod tables {
-    include!(concat!(env!("OUT_DIR"), "/word_tables.rs"));
-}
-
-fn in_ranges(ranges: &[(u32, u32)], code: u32) -> bool {
-    ranges
-        .binary_search_by(|&(start, end)| {
-            if end < code {
-                std::cmp::Ordering::Less
-            } else if start > code {
-                std::cmp::Ordering::Greater
-            } else {
-                std::cmp::Ordering::Equal
-            }
-        })
-        .is_ok()
-}
-
-fn mapped(pairs: &[(u32, u32)], code: u32) -> u32 {
-    pairs
-        .binary_search_by_key(&code, |&(from, _)| from)
-        .ok()
-        .and_then(|found| pairs.get(found))
-        .map_or(code, |&(_, to)| to)
-}
-
-/// `str.isalnum()` of one character (what `[^\W_]` matches).
-pub fn is_alnum(c: char) -> bool {
-    if c.is_ascii() {
-        return c.is_ascii_alphanumeric();
-    }
-    in_ranges(&tables::ALNUM, u32::from(c))
-}
-
-/// What `re.IGNORECASE` compares a character of the text by, against a cased literal.
-fn key(c: char) -> u32 {
-    let code = u32::from(c);
-    if let Some(&key) = usize::try_from(code)
-        .ok()
-        .and_then(|at| tables::ASCII_KEY.get(at))
-    {
-        return key;
-    }
-    mapped(&tables::SRE_GROUP, mapped(&tables::SRE_LOWER, code))
-}
+use crate::chars::{is_alnum, is_sre_cased, literal_key};
 
 /// One character of a form, as `re` compiles it under `IGNORECASE`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,8 +22,8 @@ enum Literal {
 
 impl Literal {
     fn of(c: char) -> Self {
-        if in_ranges(&tables::SRE_CASED, u32::from(c)) {
-            Self::Folded(key(c))
+        if is_sre_cased(c) {
+            Self::Folded(literal_key(c))
         } else {
             Self::Exact(c)
         }
@@ -76,7 +32,7 @@ impl Literal {
     fn matches(self, c: char) -> bool {
         match self {
             Self::Exact(literal) => c == literal,
-            Self::Folded(literal) => key(c) == literal,
+            Self::Folded(literal) => literal_key(c) == literal,
         }
     }
 }
@@ -151,7 +107,8 @@ pub fn found_in_ascii(word: &Word, text: &[u8], finder: &memmem::Finder<'_>) -> 
 
 #[cfg(test)]
 mod tests {
-    use super::{Word, found_in_ascii, is_alnum};
+    use super::{Word, found_in_ascii};
+    use crate::chars::is_alnum;
     use memchr::memmem::Finder;
 
     #[test]

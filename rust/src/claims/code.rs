@@ -1,10 +1,10 @@
 //! Claims of the kinds a program writes (claims/_scan_code.py): paths, URLs and domains,
 //! e-mails, identifiers, ids, quotes. Each builder takes the matched characters.
 
-use super::chars::{ignore_case, is_alnum, is_decimal, is_space, is_word};
 use super::lexicon::Lexicon;
 use super::text::{at, is, run, starts};
 use super::{Claim, unique};
+use crate::chars::{ignore_case, is_alnum, is_decimal, is_space, is_word};
 use crate::lower::lower;
 
 fn string(chars: &[char]) -> String {

@@ -2,9 +2,9 @@
 //! layout labels (`_label_lines`: Markdown headings and table header rows).
 
 use super::Claim;
-use super::chars::{is_space, is_word};
 use super::lexicon::Lexicon;
 use super::text::{at, before_is, boundary, is, run, starts_str, words_at};
+use crate::chars::{is_space, is_word};
 use crate::lower::lower;
 
 /// The sentences that hold a hedge word, as `(start, end)` code-point spans.

@@ -4,10 +4,9 @@
 //!
 //! The reference is one backtracking regular expression; here each of its alternatives is
 //! plain code over the answer's characters (`shapes`), trying the same paths in the same
-//! order, with CPython's character classes (`chars`). The word lists stay in Python
+//! order, with CPython's character classes (`crate::chars`). The word lists stay in Python
 //! (claims/_scan_words.py and friends) and are handed over once, as a [`Lexicon`].
 
-pub mod chars;
 mod code;
 mod hedge;
 mod lexicon;

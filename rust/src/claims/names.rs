@@ -6,9 +6,9 @@ mod forms;
 use std::collections::HashSet;
 
 use super::Claim;
-use super::chars::{is_space, is_upper_text, is_word};
 use super::lexicon::Lexicon;
 use super::text::{at, before_is, digit, is, run, starts_str, word, words_at};
+use crate::chars::{is_space, is_upper_text, is_word};
 use crate::lower::lower;
 use forms::cached_name_forms;
 

@@ -1,9 +1,9 @@
 //! Claims of the kinds prose writes (claims/_scan_prose.py): dates, times and counted
 //! quantities. Each builder takes the matched characters and the reference's groups.
 
-use super::chars::int_value;
 use super::lexicon::Lexicon;
 use super::{Claim, unique};
+use crate::chars::int_value;
 use crate::lower::lower;
 
 fn string(chars: &[char]) -> String {
@@ -209,7 +209,7 @@ pub fn time_claim(
 
 pub fn ordinal_claim(raw: &[char], start: usize, lexicon: &Lexicon) -> Option<Claim> {
     let lowered = lower(&string(raw));
-    let value = if raw.first().is_some_and(|&c| super::chars::is_decimal(c)) {
+    let value = if raw.first().is_some_and(|&c| crate::chars::is_decimal(c)) {
         int_value(raw.get(..raw.len().checked_sub(2)?)?)?
     } else {
         let index = lexicon.ordinals.iter().position(|word| *word == lowered)?;

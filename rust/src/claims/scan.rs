@@ -52,7 +52,7 @@ fn opens_sentence(t: &[char], position: usize, lexicon: &Lexicon) -> bool {
     let before: String = t.get(first..index).unwrap_or_default().iter().collect();
     // "Dr. Smith", "J. K. Rowling": a title or an initial does not end a sentence.
     !(lexicon.titles.contains(&lower(&before))
-        || (index - first == 1 && super::chars::is_upper_text(&before)))
+        || (index - first == 1 && crate::chars::is_upper_text(&before)))
 }
 
 /// `answer.startswith("**", start - 2)`, with Python's reading of a negative start.

@@ -6,12 +6,12 @@
 mod code;
 mod prose;
 
-use super::chars::{is_space, is_word};
 use super::lexicon::Lexicon;
 use super::names::name_run;
 use super::text::{
     Words, at, before_is, boundary, is, run, run_at_most, starts_str, word, words_at,
 };
+use crate::chars::{is_space, is_word};
 use code::{camel, domain, dotted, email, extension, file, id, iso, path, snake, url};
 use prose::{bounded_word, day_month, month_day, ordinal, quantity, score, time};
 

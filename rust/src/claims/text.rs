@@ -1,6 +1,6 @@
 //! Small helpers over an answer held as code points (`&[char]`), so offsets are Python's.
 
-use super::chars::{is_decimal, is_word};
+use crate::chars::{is_decimal, is_word};
 
 /// The character at `at`, if any.
 pub fn at(text: &[char], at: usize) -> Option<char> {

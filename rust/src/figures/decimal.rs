@@ -5,7 +5,7 @@
 //! of 30 digits is rounded, as in the reference), and written by `canonical` (plain digits,
 //! no trailing zeros).
 
-use super::classes::digit_value;
+use crate::chars::decimal_value;
 
 /// Python's default context precision.
 const PRECISION: usize = 28;
@@ -46,7 +46,7 @@ impl Decimal {
                 ',' => {}
                 '.' if fraction.is_none() => fraction = Some(0),
                 c => {
-                    digits.push(digit_value(c)?);
+                    digits.push(decimal_value(c)?);
                     if let Some(count) = fraction.as_mut() {
                         *count += 1;
                     }
@@ -81,7 +81,7 @@ impl Decimal {
 
     /// `Decimal(int(text))` for a run of digits (any script).
     pub fn from_digits(text: &[char]) -> Option<Self> {
-        let digits: Option<Vec<u8>> = text.iter().map(|&c| digit_value(c)).collect();
+        let digits: Option<Vec<u8>> = text.iter().map(|&c| decimal_value(c)).collect();
         let digits = digits?;
         if digits.is_empty() {
             return None;

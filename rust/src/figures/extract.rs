@@ -93,7 +93,7 @@ fn lookup<'a, V>(table: &'a [(String, V)], key: &str) -> Result<&'a V, Fallback>
 }
 
 fn python_strip(text: &str) -> &str {
-    text.trim_matches(super::classes::is_space)
+    text.trim_matches(crate::chars::is_space)
 }
 
 impl Extractor {
@@ -331,7 +331,7 @@ impl Extractor {
         let words = lower(words).replace('-', " ");
         let mut total = 0u64;
         for part in words
-            .split(super::classes::is_space)
+            .split(crate::chars::is_space)
             .filter(|p| !p.is_empty())
         {
             total = total.saturating_add(*lookup(&self.tables.word_values, part)?);
@@ -343,7 +343,7 @@ impl Extractor {
         let lowered: Vec<char> = lower(&ordinal.iter().collect::<String>()).chars().collect();
         if lowered
             .first()
-            .is_some_and(|&c| super::classes::is_digit(c))
+            .is_some_and(|&c| crate::chars::is_decimal(c))
         {
             let digits = lowered
                 .get(..lowered.len().saturating_sub(2))
@@ -403,7 +403,7 @@ fn parsed(digits: &[char]) -> Result<Decimal, Fallback> {
 fn int(digits: &[char]) -> Result<u64, Fallback> {
     let mut value = 0u64;
     for &c in digits {
-        let digit = super::classes::digit_value(c)
+        let digit = crate::chars::decimal_value(c)
             .ok_or_else(|| Fallback::Reference("ValueError: int()".into()))?;
         value = value.saturating_mul(10).saturating_add(u64::from(digit));
     }

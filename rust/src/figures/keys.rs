@@ -1,6 +1,6 @@
 //! `approximate_keys`: the hedged forms a source number vouches for (`figures._index`).
 
-use super::classes::digit_value;
+use crate::chars::decimal_value;
 
 /// The `"hedge:value"` keys of `value`, as `tracegrade.figures._index.approximate_keys`
 /// gives them: for 1 to 3 significant digits (fewer than the whole part has), the value
@@ -19,7 +19,7 @@ pub fn approximate_keys(value: &str) -> Option<Vec<String>> {
         if *whole.get(significant)? >= '5' {
             let mut number = 0u64;
             for c in head.chars() {
-                number = number * 10 + u64::from(digit_value(c)?);
+                number = number * 10 + u64::from(decimal_value(c)?);
             }
             let rounded = number + 1;
             keys.push(format!("about:{rounded}{zeros}"));

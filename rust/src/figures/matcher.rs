@@ -7,10 +7,10 @@
 //! more (a number of hundreds of digit groups) is reported as [`TooDeep`] and the caller uses
 //! the Python engine for it.
 
-use super::classes;
 use super::optimise::{first_chars, optimised};
 use super::parse::{Node, Parsed, parse};
 use super::sets::{Class, Trie};
+use crate::chars;
 
 /// Matching needed more nesting than the bound allows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -163,7 +163,7 @@ impl Pattern {
         }
         let mut before = start > 0 && word_at(text, start - 1);
         for (skip, &c) in rest.iter().enumerate() {
-            let word = classes::is_word(c);
+            let word = chars::is_word(c);
             if word != before && first.has(c) {
                 return Some(start + skip);
             }
@@ -192,7 +192,7 @@ impl Pattern {
 }
 
 fn word_at(text: &[char], at: usize) -> bool {
-    text.get(at).is_some_and(|&c| classes::is_word(c))
+    text.get(at).is_some_and(|&c| chars::is_word(c))
 }
 
 /// `\b` at `pos`. As sre: an empty text has no boundary; the edges count as non-word.

@@ -2,11 +2,10 @@
 //!
 //! The reference's patterns are parsed (parse.rs, sets.rs), rewritten to run faster with the
 //! same matches (optimise.rs) and run with Python's `re` semantics (matcher.rs, with `re`'s
-//! classes in classes.rs); extract.rs and groups.rs turn matches into figures as the
+//! classes in crate::chars); extract.rs and groups.rs turn matches into figures as the
 //! reference's `reference_figures` does, with decimal.rs for its `Decimal` arithmetic;
 //! keys.rs is `FigureIndex`'s `approximate_keys`.
 
-pub mod classes;
 pub mod decimal;
 pub mod extract;
 pub mod groups;

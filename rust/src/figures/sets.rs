@@ -1,6 +1,6 @@
 //! The character tests of a parsed pattern, and the string sets a lookahead becomes.
 
-use super::classes;
+use crate::chars;
 
 /// One character test.
 #[derive(Debug, Clone)]
@@ -48,9 +48,9 @@ impl Class {
         let listed = self.ranges.iter().any(|&(a, b)| a <= c && c <= b)
             || self.named.iter().any(|&(named, negated)| {
                 let hit = match named {
-                    Named::Digit => classes::is_digit(c),
-                    Named::Word => classes::is_word(c),
-                    Named::Space => classes::is_space(c),
+                    Named::Digit => chars::is_decimal(c),
+                    Named::Word => chars::is_word(c),
+                    Named::Space => chars::is_space(c),
                 };
                 hit != negated
             });
@@ -154,7 +154,7 @@ impl Set {
     pub fn has(&self, c: char) -> bool {
         match self {
             Set::One(one) => c == *one,
-            Set::Fold(letter) => classes::folds_to(c, *letter),
+            Set::Fold(letter) => chars::folds_to(c, *letter),
             Set::Class(class) => class.has(c),
         }
     }

@@ -1,7 +1,7 @@
 //! The forms of a name (claims/_scan_names.py `name_forms` and its helpers): itself, its
 //! place words, demonyms, plurals and spellings, and its shorter parts.
 
-use crate::claims::chars::all_alpha;
+use crate::chars::all_alpha;
 use crate::claims::lexicon::Lexicon;
 use crate::claims::text::{at, is, starts_str};
 use crate::claims::unique;

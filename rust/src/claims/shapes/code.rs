@@ -2,7 +2,7 @@
 //! extensions, domains, identifiers and ids (`_SHAPES` in claims/_scan.py, in its order).
 
 use super::{ascii_lower, not_after};
-use crate::claims::chars::{is_decimal, is_space, is_word};
+use crate::chars::{is_decimal, is_space, is_word};
 use crate::claims::lexicon::Lexicon;
 use crate::claims::text::{
     at, before_is, boundary, digit, is, run, run_at_most, starts_str, word, words_at,

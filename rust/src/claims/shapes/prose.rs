@@ -2,7 +2,7 @@
 //! quantities (`_SHAPES` in claims/_scan.py, in its order).
 
 use super::{Shape, Span, ascii_lower, not_after};
-use crate::claims::chars::{is_decimal, is_word};
+use crate::chars::{is_decimal, is_word};
 use crate::claims::lexicon::Lexicon;
 use crate::claims::text::{Words, at, boundary, digit, is, run, starts_str, word, words_at};
 
