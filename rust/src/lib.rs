@@ -14,8 +14,10 @@
 )]
 
 pub mod index;
+pub mod json_scan;
 pub mod lower;
 pub mod needles;
+mod py_read;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -82,5 +84,6 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<PyTextIndex>()?;
     module.add_function(wrap_pyfunction!(py_lower, module)?)?;
     module.add_function(wrap_pyfunction!(py_present_needles, module)?)?;
+    py_read::register(module)?;
     Ok(())
 }

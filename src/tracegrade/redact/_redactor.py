@@ -90,13 +90,26 @@ class Redactor:
             keys: Every key of the JSON values it will be given; when known and none names a
                 credential, :attr:`idle` can tell that nothing at all would change.
         """
-        present = present_triggers(text, self._triggers)
+        return self.narrowed_to(present_triggers(text, self._triggers), keys)
+
+    def narrowed_to(self, present: set[str], keys: Iterable[str] | None = None) -> Redactor:
+        """A redactor with only the rules one of whose triggers is in ``present``.
+
+        Args:
+            present: The :attr:`triggers` that the texts it will be given hold (lower-cased).
+            keys: As for :meth:`narrowed`.
+        """
         rules = [rule for rule in self._rules if not rule.triggers or present & set(rule.triggers)]
         narrowed = Redactor(rules)
         narrowed._names = self._names
         if keys is not None:
             narrowed._names_absent = not any(self.name_kind(key) for key in keys)
         return narrowed
+
+    @property
+    def triggers(self) -> tuple[str, ...]:
+        """Every rule's triggers, once each (lower-case literals), sorted."""
+        return self._triggers
 
     @property
     def idle(self) -> bool:

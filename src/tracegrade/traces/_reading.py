@@ -11,7 +11,7 @@ from pydantic import ValidationError
 
 from tracegrade._text import is_blank
 from tracegrade.errors import TraceFormatError
-from tracegrade.traces._limits import bounded_depth, depth_within
+from tracegrade.traces._limits import bounded_depth, parsed_depth_within
 from tracegrade.traces._model import Trace, UserFrame, built_frames
 
 if TYPE_CHECKING:
@@ -58,7 +58,7 @@ def trace_stem(name: str) -> str:
 def load_json(data: bytes | str, name: str, where: str = "") -> Any:  # noqa: ANN401 - any JSON value
     """Parse JSON, or raise a TraceFormatError naming the file (and line)."""
     try:
-        return bounded_depth(orjson.loads(data), name, where)
+        return bounded_depth(orjson.loads(data), name, where, data=data)
     except orjson.JSONDecodeError as exc:
         prefix = f"{where}: " if where else ""
         raise TraceFormatError(
@@ -114,7 +114,7 @@ def parse_arguments(arguments: Any) -> Any:  # noqa: ANN401 - any JSON value
         except orjson.JSONDecodeError:
             return arguments
         # Nested too deeply to read safely: kept as the string it was, like non-JSON.
-        return parsed if depth_within(parsed) else arguments
+        return parsed if parsed_depth_within(arguments, parsed) else arguments
     return arguments
 
 

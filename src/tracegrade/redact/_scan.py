@@ -1,0 +1,58 @@
+"""What of a trace redaction can act on: the triggers in its strings, the keys of its objects.
+
+Text rules only ever run on string values (a key is redacted by its name, never by a text
+rule), so which rules can apply to a trace follows from the triggers its string values hold;
+whether a key can name a credential, from its object keys. The compiled core reads both off
+one ``orjson.dumps`` of the trace's values in one pass (``redaction_scan``); the reference
+(``TRACEGRADE_CORE=python``) walks the values. tests/redact/test_engines.py holds the two
+to the same sets.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+from tracegrade._engine import compiled_core
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+__all__ = ["scan_values"]
+
+
+def _collect(value: Any, strings: list[str], keys: set[str]) -> None:  # noqa: ANN401 - any JSON value
+    """Every string value (depth first, in order) and every key of a JSON value."""
+    if isinstance(value, str):
+        strings.append(value)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            keys.add(key if isinstance(key, str) else str(key))
+            _collect(item, strings, keys)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            _collect(item, strings, keys)
+
+
+def scan_values(values: Sequence[Any], triggers: tuple[str, ...]) -> tuple[set[str], set[str]]:
+    """The triggers the string values of ``values`` hold (lower-cased), and their keys.
+
+    The strings are joined with NULs and lower-cased as a whole. Keys that are not strings
+    are spelled as ``str`` spells them (the core: as orjson does); neither can name a
+    credential the walk redacts, which reads string keys only.
+    """
+    core = compiled_core()
+    if core is not None:
+        try:
+            data = orjson.dumps(values, option=orjson.OPT_NON_STR_KEYS)
+        except orjson.JSONEncodeError:
+            pass  # a lone surrogate, which UTF-8 cannot hold: the reference reads it
+        else:
+            present, keys = core.redaction_scan(data, list(triggers))
+            return {triggers[index] for index in present}, set(keys)
+    strings: list[str] = []
+    found: set[str] = set()
+    _collect(list(values), strings, found)
+    lowered = "\x00".join(strings).lower()
+    return {trigger for trigger in triggers if trigger in lowered}, found
