@@ -1,30 +1,28 @@
-//! Passes over serialised JSON for the reading path: how deep its arrays and objects nest,
-//! and which redaction triggers its string values hold and which object keys it has.
+//! The reading path's passes: how deep the arrays and objects of a JSON text nest, and
+//! which redaction triggers a trace's string values hold and which object keys it has.
 //!
 //! The references are Python walks over the parsed value (`tracegrade.traces._limits.
-//! depth_within`, `tracegrade.redact._scan`); here the text is read once, without building
-//! any value. The text is JSON already parsed (or written) by orjson, so it is valid; on
-//! anything else these stop at the end of the bytes and never fail.
+//! depth_within`, `tracegrade.redact._scan`). The depth is counted on the text the value was
+//! parsed from, without building anything; on text that is not JSON it stops at the end
+//! and never fails.
 
 use std::collections::HashSet;
 
-use memchr::{memchr, memchr2};
+use memchr::memchr2;
 
 use crate::lower::lower_into;
 use crate::needles::present_in_lowered;
 
 /// Where the string that opens at `start` (the byte after its `"`) closes: the index of the
-/// closing quote, and whether it holds an escape. `None`: the text ends inside it.
-fn string_end(json: &[u8], start: usize) -> Option<(usize, bool)> {
+/// closing quote. `None`: the text ends inside it.
+fn string_end(json: &[u8], start: usize) -> Option<usize> {
     let mut at = start;
-    let mut escaped = false;
     loop {
         let rest = json.get(at..)?;
         let found = at + memchr2(b'"', b'\\', rest)?;
         if json.get(found) == Some(&b'"') {
-            return Some((found, escaped));
+            return Some(found);
         }
-        escaped = true;
         at = found + 2; // the backslash and the character it escapes (`u`'s hex digits follow)
     }
 }
@@ -48,7 +46,7 @@ pub fn depth_within(json: &[u8], limit: usize) -> bool {
             }
             b']' | b'}' => depth = depth.saturating_sub(1),
             b'"' => match string_end(json, at + 1) {
-                Some((end, _)) => at = end,
+                Some(end) => at = end,
                 None => return true,
             },
             _ => {}
@@ -58,136 +56,74 @@ pub fn depth_within(json: &[u8], limit: usize) -> bool {
     true
 }
 
-/// What a trace's JSON holds for redaction: the triggers found in its string values and
+/// What a trace's values hold for redaction: the triggers found in its string values and
 /// its object keys.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Scan {
     /// Indices of the needles found in some string value, lower-cased.
     pub present: Vec<usize>,
-    /// Every object key, once each, in first-seen order.
+    /// Every object key, once each.
     pub keys: Vec<String>,
 }
 
-fn hex_value(digits: &[u8]) -> Option<u32> {
-    let text = std::str::from_utf8(digits).ok()?;
-    u32::from_str_radix(text, 16).ok()
-}
-
-/// The text of the JSON string whose escaped contents are `raw` (between its quotes).
-/// A lone surrogate escape (which orjson never writes) becomes U+FFFD.
-fn unescape(raw: &[u8]) -> String {
-    let mut out: Vec<u8> = Vec::with_capacity(raw.len());
-    let mut at = 0;
-    while at < raw.len() {
-        let Some(offset) = raw.get(at..).and_then(|rest| memchr(b'\\', rest)) else {
-            out.extend_from_slice(raw.get(at..).unwrap_or_default());
-            break;
-        };
-        out.extend_from_slice(raw.get(at..at + offset).unwrap_or_default());
-        at += offset + 1;
-        let Some(&kind) = raw.get(at) else { break };
-        at += 1;
-        let simple = match kind {
-            b'b' => Some(b'\x08'),
-            b'f' => Some(b'\x0c'),
-            b'n' => Some(b'\n'),
-            b'r' => Some(b'\r'),
-            b't' => Some(b'\t'),
-            b'u' => None,
-            other => Some(other), // `"`, `\\`, `/`
-        };
-        if let Some(byte) = simple {
-            out.push(byte);
-            continue;
-        }
-        let Some(high) = raw.get(at..at + 4).and_then(hex_value) else {
-            break;
-        };
-        at += 4;
-        let mut code = high;
-        if (0xD800..0xDC00).contains(&high) && raw.get(at..at + 2) == Some(b"\\u") {
-            if let Some(low) = raw.get(at + 2..at + 6).and_then(hex_value) {
-                if (0xDC00..0xE000).contains(&low) {
-                    code = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00);
-                    at += 6;
-                }
-            }
-        }
-        let character = char::from_u32(code).unwrap_or('\u{FFFD}');
-        let mut buffer = [0u8; 4];
-        out.extend_from_slice(character.encode_utf8(&mut buffer).as_bytes());
-    }
-    String::from_utf8(out).unwrap_or_else(|error| String::from_utf8_lossy(error.as_bytes()).into())
-}
-
-/// Whether the string that closed at `end` is an object key (a `:` follows it).
-fn is_key(json: &[u8], end: usize) -> bool {
-    json.get(end + 1..)
-        .and_then(|rest| rest.iter().find(|byte| !byte.is_ascii_whitespace()))
-        == Some(&b':')
-}
-
-/// Append one string value, lower-cased as CPython's `str.lower` does, to `out`, after a
-/// NUL when it is not the first (as the reference joins the values).
-fn push_lowered(text: &str, out: &mut String, first: bool) {
-    if !first {
-        out.push('\0');
-    }
-    if text.is_ascii() {
-        let start = out.len();
-        out.push_str(text);
-        if let Some((_, appended)) = out.as_mut_str().split_at_mut_checked(start) {
-            appended.make_ascii_lowercase();
-        }
-    } else {
-        lower_into(text, out);
-    }
-}
-
-/// The triggers found in the string values of the JSON `json` and its object keys.
+/// Gathers a trace's string values (lower-cased, joined with NULs) and keys, as the
+/// reference does (`tracegrade.redact._scan`), then looks for the needles in one pass.
 ///
-/// The reference joins every string value (not the keys: text rules only ever run on
-/// values) with NULs, lower-cases the whole and looks for each needle; an empty needle is
-/// found, as `"" in text` is in Python.
-pub fn scan(json: &[u8], needles: &[String]) -> Result<Scan, String> {
-    let mut values = String::with_capacity(json.len());
-    let mut keys: Vec<String> = Vec::new();
-    let mut seen: HashSet<&[u8]> = HashSet::new();
-    let mut first = true;
-    let mut at = 0;
-    while let Some(offset) = json.get(at..).and_then(|rest| memchr(b'"', rest)) {
-        let start = at + offset + 1;
-        let Some((end, escaped)) = string_end(json, start) else {
-            break;
-        };
-        let raw = json.get(start..end).unwrap_or_default();
-        if is_key(json, end) {
-            if seen.insert(raw) {
-                keys.push(if escaped {
-                    unescape(raw)
-                } else {
-                    String::from_utf8_lossy(raw).into_owned()
-                });
+/// Text rules only ever run on string values, never on keys (a key is redacted by its name),
+/// so keys are kept apart. The caller walks the values and hands each string over.
+#[derive(Default)]
+pub struct Collector {
+    values: String,
+    keys: HashSet<String>,
+    first: bool,
+}
+
+impl Collector {
+    /// An empty collector.
+    pub fn new() -> Self {
+        Self {
+            first: true,
+            ..Self::default()
+        }
+    }
+
+    /// A string value, lower-cased as CPython's `str.lower` does, after a NUL unless first.
+    pub fn value(&mut self, text: &str) {
+        if !self.first {
+            self.values.push('\0');
+        }
+        self.first = false;
+        if text.is_ascii() {
+            let start = self.values.len();
+            self.values.push_str(text);
+            if let Some((_, appended)) = self.values.as_mut_str().split_at_mut_checked(start) {
+                appended.make_ascii_lowercase();
             }
         } else {
-            if escaped {
-                push_lowered(&unescape(raw), &mut values, first);
-            } else {
-                push_lowered(&String::from_utf8_lossy(raw), &mut values, first);
-            }
-            first = false;
+            lower_into(text, &mut self.values);
         }
-        at = end + 1;
     }
-    Ok(Scan {
-        present: present_in_lowered(&values, needles)?,
-        keys,
-    })
+
+    /// An object key.
+    pub fn key(&mut self, text: &str) {
+        if !self.keys.contains(text) {
+            self.keys.insert(text.to_string());
+        }
+    }
+
+    /// The needles found in the values (an empty one always is, as `"" in text` in
+    /// Python), and the keys.
+    pub fn finish(self, needles: &[String]) -> Result<Scan, String> {
+        Ok(Scan {
+            present: present_in_lowered(&self.values, needles)?,
+            keys: self.keys.into_iter().collect(),
+        })
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{Scan, depth_within, scan};
+    use super::{Collector, Scan, depth_within};
 
     fn needles(words: &[&str]) -> Vec<String> {
         words.iter().map(|word| (*word).to_string()).collect()
@@ -210,13 +146,25 @@ mod tests {
         assert!(!depth_within(b"]]]][[", 1));
     }
 
+    fn collected(values: &[&str], keys: &[&str], words: &[&str]) -> Result<Scan, String> {
+        let mut collector = Collector::new();
+        for value in values {
+            collector.value(value);
+        }
+        for key in keys {
+            collector.key(key);
+        }
+        collector.finish(&needles(words))
+    }
+
     #[test]
     fn triggers_are_looked_for_in_values_not_keys() {
-        let found = scan(
-            br#"{"max_tokens": 5, "note": "Bearer x", "list": ["SK-1"]}"#,
-            &needles(&["token", "bearer", "sk-", "note"]),
+        let found = collected(
+            &["Bearer x", "SK-1"],
+            &["max_tokens"],
+            &["token", "bearer", "sk-"],
         );
-        let keys = vec!["max_tokens".to_string(), "note".into(), "list".into()];
+        let keys = vec!["max_tokens".to_string()];
         assert_eq!(
             found,
             Ok(Scan {
@@ -227,40 +175,23 @@ mod tests {
     }
 
     #[test]
-    fn escapes_are_decoded_in_values_and_keys() {
-        let found = scan(
-            br#"{"api\u005fkey": "a\"b", "x": "tab\tsep\u00c9\ud83d\ude00"}"#,
-            &needles(&["a\"b", "\tsep\u{e9}\u{1f600}", "\\"]),
-        );
-        assert_eq!(found.as_ref().map(|scan| &scan.present), Ok(&vec![0, 1]));
-        assert_eq!(
-            found.map(|scan| scan.keys),
-            Ok(vec!["api_key".to_string(), "x".into()])
-        );
-    }
-
-    #[test]
-    fn values_do_not_run_into_each_other() {
-        let found = scan(br#"["tok", "en", "a\u0000b"]"#, &needles(&["token", "ken"]));
-        assert_eq!(found.map(|scan| scan.present), Ok(vec![]));
+    fn values_do_not_run_into_each_other_but_a_nul_joins_them() {
+        let found = collected(&["tok", "en"], &[], &["token", "ken", "k\0e", "\0"]);
+        assert_eq!(found.map(|scan| scan.present), Ok(vec![2, 3]));
     }
 
     #[test]
     fn non_ascii_values_lower_case_as_python() {
         // U+212A KELVIN SIGN lower-cases to ASCII "k"; U+0130 to "i" and a combining dot.
-        let found = scan(
-            "[\"\u{212A}EY\", \"\u{130}D\"]".as_bytes(),
-            &needles(&["key", "i\u{307}d", ""]),
-        );
+        let found = collected(&["\u{212A}EY", "\u{130}D"], &[], &["key", "i\u{307}d", ""]);
         assert_eq!(found.map(|scan| scan.present), Ok(vec![0, 1, 2]));
     }
 
     #[test]
-    fn a_key_is_a_string_followed_by_a_colon() {
-        let found = scan(br#"{"a" : {"b":"c"}, "d": ["e", "f"]}"#, &needles(&[]));
-        assert_eq!(
-            found.map(|scan| scan.keys),
-            Ok(vec!["a".to_string(), "b".into(), "d".into()])
-        );
+    fn keys_are_kept_once_each() {
+        let found = collected(&[], &["a", "b", "a"], &[]);
+        let mut keys = found.map(|scan| scan.keys).unwrap_or_default();
+        keys.sort();
+        assert_eq!(keys, vec!["a".to_string(), "b".into()]);
     }
 }

@@ -14,7 +14,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from tracegrade._engine import compiled_core
-from tracegrade.redact._rules import PACKAGED_RULES, RedactionRule, replacement, sensitive_name
+from tracegrade.redact._rules import (
+    PACKAGED_RULES,
+    RedactionRule,
+    names_a_credential,
+    replacement,
+    sensitive_name,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -103,7 +109,7 @@ class Redactor:
         narrowed = Redactor(rules)
         narrowed._names = self._names
         if keys is not None:
-            narrowed._names_absent = not any(self.name_kind(key) for key in keys)
+            narrowed._names_absent = not names_a_credential(keys, self._names)
         return narrowed
 
     @property

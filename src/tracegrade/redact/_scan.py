@@ -2,17 +2,15 @@
 
 Text rules only ever run on string values (a key is redacted by its name, never by a text
 rule), so which rules can apply to a trace follows from the triggers its string values hold;
-whether a key can name a credential, from its object keys. The compiled core reads both off
-one ``orjson.dumps`` of the trace's values in one pass (``redaction_scan``); the reference
-(``TRACEGRADE_CORE=python``) walks the values. tests/redact/test_engines.py holds the two
-to the same sets.
+whether a key can name a credential, from its object keys. The compiled core walks the
+values and looks for every trigger in one pass (``redaction_scan``: one automaton for all);
+the reference (``TRACEGRADE_CORE=python``) walks them here and looks for one trigger at a
+time. tests/redact/test_engines.py holds the two to the same sets.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
-
-import orjson
 
 from tracegrade._engine import compiled_core
 
@@ -38,18 +36,17 @@ def _collect(value: Any, strings: list[str], keys: set[str]) -> None:  # noqa: A
 def scan_values(values: Sequence[Any], triggers: tuple[str, ...]) -> tuple[set[str], set[str]]:
     """The triggers the string values of ``values`` hold (lower-cased), and their keys.
 
-    The strings are joined with NULs and lower-cased as a whole. Keys that are not strings
-    are spelled as ``str`` spells them (the core: as orjson does); neither can name a
-    credential the walk redacts, which reads string keys only.
+    The strings are joined with NULs and lower-cased as a whole; keys that are not strings
+    are spelled as ``str`` spells them. Dicts, lists and tuples are entered; other values
+    hold no text.
     """
     core = compiled_core()
     if core is not None:
         try:
-            data = orjson.dumps(values, option=orjson.OPT_NON_STR_KEYS)
-        except orjson.JSONEncodeError:
-            pass  # a lone surrogate, which UTF-8 cannot hold: the reference reads it
+            present, keys = core.redaction_scan(values, list(triggers))
+        except UnicodeEncodeError:
+            pass  # a lone surrogate, which a Rust string cannot hold: the reference reads it
         else:
-            present, keys = core.redaction_scan(data, list(triggers))
             return {triggers[index] for index in present}, set(keys)
     strings: list[str] = []
     found: set[str] = set()

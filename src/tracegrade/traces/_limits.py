@@ -34,6 +34,7 @@ MAX_INT_DIGITS = 20
 """How many digits an integer a reader converts from text may have (2**64 has 20)."""
 
 _CONTAINERS = (dict, list)
+_COUNTED = 65_536  # texts up to this long have their brackets counted first (str.count)
 
 
 def depth_within(value: object, limit: int = MAX_DEPTH) -> bool:
@@ -59,6 +60,15 @@ def parsed_depth_within(data: bytes | str, value: object, limit: int = MAX_DEPTH
     every container in Python. The text can only nest deeper than its value (a repeated
     object key keeps one value), so a text too deep is confirmed on the value.
     """
+    if len(data) <= _COUNTED:
+        # Fewer opening brackets than the limit cannot nest deeper: most lines and arguments
+        # are told so for less than asking for the engine costs.
+        if isinstance(data, bytes):
+            opening = data.count(b"[") + data.count(b"{")
+        else:
+            opening = data.count("[") + data.count("{")
+        if opening <= limit:
+            return True
     core = compiled_core()
     if core is not None:
         try:
