@@ -127,6 +127,24 @@ def test_json_nested_to_the_limit_is_read(tmp_path: Path) -> None:
     assert trace.final_answer == "done"
 
 
+@pytest.mark.parametrize("engine", ["compiled", "python"])
+def test_a_json_attribute_nested_deeper_than_the_limit_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, engine: str
+) -> None:
+    monkeypatch.setenv("TRACEGRADE_CORE", engine)
+    deep = "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1)
+
+    def nest(spans: list[dict[str, object]]) -> None:
+        for attribute in spans[1]["attributes"]:  # type: ignore[attr-defined]
+            if attribute["key"] == "gen_ai.input.messages":
+                attribute["value"] = {"stringValue": deep}
+
+    error = _read_within(_otel(tmp_path, nest))
+    assert isinstance(error, TraceFormatError)
+    assert "'gen_ai.input.messages' is not valid JSON" in str(error)
+    assert f"nest more than {MAX_DEPTH} levels deep" in str(error)
+
+
 def test_a_content_block_type_that_is_not_a_string_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "messages.json"
     path.write_bytes(orjson.dumps([{"role": "user", "content": [{"type": [], "text": "hi"}]}]))

@@ -27,6 +27,7 @@ from tracegrade.traces._reading import (
     build_trace,
     json_type,
     load_json,
+    loads_nested,
     parse_arguments,
     parts_text,
     starts_with,
@@ -244,7 +245,7 @@ def _shell_text(value: Any) -> Any:  # noqa: ANN401 - any JSON value
     if not isinstance(value, str) or not value.startswith('{"output":'):
         return value
     try:
-        parsed = orjson.loads(value)
+        parsed = loads_nested(value)
     except orjson.JSONDecodeError:
         return value
     if (
