@@ -105,7 +105,7 @@ class Redactor:
             present: The :attr:`triggers` that the texts it will be given hold (lower-cased).
             keys: As for :meth:`narrowed`.
         """
-        rules = [rule for rule in self._rules if not rule.triggers or present & set(rule.triggers)]
+        rules = [r for r in self._rules if not r.triggers or not present.isdisjoint(r.triggers)]
         narrowed = Redactor(rules)
         narrowed._names = self._names
         if keys is not None:

@@ -34,7 +34,7 @@ MAX_INT_DIGITS = 20
 """How many digits an integer a reader converts from text may have (2**64 has 20)."""
 
 _CONTAINERS = (dict, list)
-_COUNTED = 65_536  # texts up to this long have their brackets counted first (str.count)
+_COUNTED = 2_048  # texts up to this long have their brackets counted first (str.count)
 
 
 def depth_within(value: object, limit: int = MAX_DEPTH) -> bool:
