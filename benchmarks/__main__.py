@@ -8,11 +8,11 @@ rebuild; (7) the guard replayed over real tau-bench and tau2 airline runs; (8) r
 trace format from a generated ~50 MB file against ``orjson.loads``; (9) the eval runner's
 overhead and parallel speed-up; (10) web page and API latency at 100,000 stored results
 against a trivial route (also ``python -m benchmarks.web_latency``); (11) zero-config grading:
-claims extracted with no question file, on FaithBench, nine-commits and tau-bench; (12) grading
-with no question file: MB/s against ``orjson.loads``, its cost against a question, and a 200+ MB
-folder on the process pool and on Ray, 2 workers against 1 (also ``python -m
-benchmarks._bulk``). Items 1 and 3
-need the real corpus (``$TRACEGRADE_CORPUS/nine-commits/traces``), item 5
+claims extracted with no question file, on FaithBench, nine-commits and tau-bench, and their
+cost against grading with a question; (12) grading with no question file: MB/s against
+``orjson.loads``, and a 200+ MB folder on the process pool and on Ray, 2 workers against 1
+(also ``python -m benchmarks._bulk``). Items 1 and 3 need the real corpus
+(``$TRACEGRADE_CORPUS/nine-commits/traces``), item 5
 ``$TRACEGRADE_CORPUS/faithbench/faithbench.jsonl``, item 7 ``$TRACEGRADE_CORPUS/tau_bench``;
 each is skipped without it.
 """
@@ -133,10 +133,9 @@ _SELF_CONTAINED: tuple[tuple[str, Callable[[], Section]], ...] = (
     ("9. eval runner: overhead into SQLite and PostgreSQL, Ray and process-pool speed-up",
      run_runner),
     ("10. web UI and API latency at 100,000 stored case results (SQLite)", run_web_latency),
-    ("11. zero-config grading: extracted claims on FaithBench, nine-commits, tau-bench",
+    ("11. zero-config grading: extracted claims on FaithBench, nine-commits, tau-bench; cost",
      run_claims),
-    ("12. grading with no question file: speed, cost against a question, 2 workers vs 1",
-     run_bulk),
+    ("12. grading with no question file: speed, 2 workers vs 1", run_bulk),
 )  # fmt: skip
 
 

@@ -7,8 +7,9 @@ same run. PostgreSQL is ``$TRACEGRADE_TEST_POSTGRES_URL``, else one started with
 ``scripts/postgres``; the row is skipped, with the reason, when neither works.
 
 (b) CPU-bound grading (32 units of 250 cases) through Ray on this machine with 2 workers
-against 1 worker, and through the process pool with 2 workers against 1, into SQLite and
-into an in-memory store (which shows the executors without the cost of storing).
+against 1 worker, and through the process pool with 2 workers against 1, into a SQLite file
+and into ``InMemoryStore`` (the same SQL on SQLite in memory: the executors without a file's
+cost of storing).
 """
 
 from __future__ import annotations

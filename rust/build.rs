@@ -1,6 +1,7 @@
-//! Generates the lower-casing tables from the Python interpreter the extension is built for,
-//! so the compiled core lower-cases exactly like that interpreter's `str.lower` (its Unicode
-//! version, its final-sigma rule), not like Rust's own (newer) Unicode tables.
+//! Generates the lower-casing and whole-word tables from the Python interpreter the extension
+//! is built for, so the compiled core lower-cases exactly like that interpreter's `str.lower`
+//! (its Unicode version, its final-sigma rule) and matches words like its `re`
+//! (`str.isalnum` edges, `re.IGNORECASE` literals), not like Rust's own Unicode tables.
 use std::env;
 use std::fs;
 use std::path::PathBuf;
@@ -9,29 +10,33 @@ use std::process::Command;
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=lower_tables.py");
+    println!("cargo:rerun-if-changed=word_tables.py");
     println!("cargo:rerun-if-env-changed=PYO3_PYTHON");
     println!("cargo:rerun-if-env-changed=PYTHON_SYS_EXECUTABLE");
     // maturin sets both to the interpreter it builds for; plain cargo uses the one on PATH.
     let python = env::var("PYO3_PYTHON")
         .or_else(|_| env::var("PYTHON_SYS_EXECUTABLE"))
         .unwrap_or_else(|_| String::from(if cfg!(windows) { "python" } else { "python3" }));
-    let out = match env::var("OUT_DIR") {
-        Ok(dir) => PathBuf::from(dir).join("lower_tables.rs"),
+    let dir = match env::var("OUT_DIR") {
+        Ok(dir) => PathBuf::from(dir),
         Err(error) => fail(&format!("OUT_DIR is not set: {error}")),
     };
-    let status = Command::new(&python)
-        .arg("lower_tables.py")
-        .arg(&out)
-        .status();
-    match status {
-        Ok(status) if status.success() => {}
-        Ok(status) => fail(&format!("{python} lower_tables.py exited with {status}")),
-        Err(error) => fail(&format!(
-            "cannot run {python} ({error}); set PYO3_PYTHON to the Python to build for"
-        )),
-    }
-    if fs::metadata(&out).is_err() {
-        fail("lower_tables.py wrote no table");
+    for (script, table) in [
+        ("lower_tables.py", "lower_tables.rs"),
+        ("word_tables.py", "word_tables.rs"),
+    ] {
+        let out = dir.join(table);
+        let status = Command::new(&python).arg(script).arg(&out).status();
+        match status {
+            Ok(status) if status.success() => {}
+            Ok(status) => fail(&format!("{python} {script} exited with {status}")),
+            Err(error) => fail(&format!(
+                "cannot run {python} ({error}); set PYO3_PYTHON to the Python to build for"
+            )),
+        }
+        if fs::metadata(&out).is_err() {
+            fail(&format!("{script} wrote no table"));
+        }
     }
 }
 

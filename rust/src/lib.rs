@@ -18,6 +18,7 @@ pub mod json_scan;
 pub mod lower;
 pub mod needles;
 mod py_read;
+pub mod words;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -63,6 +64,21 @@ impl PyTextIndex {
                 }
             }
         }
+    }
+
+    /// For each form, the entries holding it as a whole word (`TextIndex.find_words`).
+    fn find_words(&mut self, forms: Vec<Bound<'_, PyString>>) -> Vec<Option<Vec<index::Hit>>> {
+        let texts: Vec<Option<&str>> = forms.iter().map(|form| form.to_str().ok()).collect();
+        let valid: Vec<&str> = texts.iter().flatten().copied().collect();
+        let mut found = self.inner.find_words(&valid).into_iter();
+        forms
+            .iter()
+            .zip(&texts)
+            .map(|(form, text)| match text {
+                Some(_) => found.next().flatten(),
+                None => self.search(form), // a lone surrogate: as `search` answers it
+            })
+            .collect()
     }
 }
 

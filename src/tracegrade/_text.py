@@ -12,7 +12,7 @@ import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
 __all__ = [
     "LINE_BREAK",
@@ -22,9 +22,11 @@ __all__ = [
     "contains",
     "contains_each",
     "escape_controls",
+    "form_pattern",
     "is_blank",
     "split_lines",
     "trim",
+    "word_test",
 ]
 
 # JavaScript's whitespace set (String.prototype.trim, /\s/): note U+FEFF is in,
@@ -90,6 +92,30 @@ def contains_each(haystack: str, needles: Sequence[str]) -> list[bool]:
 def split_lines(text: str) -> list[str]:
     """Split on CRLF, CR or LF, keeping a final empty piece after a trailing break."""
     return LINE_BREAK.split(text)
+
+
+def form_pattern(form: str) -> re.Pattern[str]:
+    """A case-insensitive pattern for ``form`` as a whole word.
+
+    A form that starts (ends) with a letter or digit must not be preceded (followed) by one:
+    ``NOS-18`` is not shown by ``NOS-183``, ``25 countries`` not by ``125 countries``. The
+    compiled core matches by the same rule (rust/src/words.rs).
+    """
+    head = r"(?<![^\W_])" if form[:1].isalnum() else ""
+    tail = r"(?![^\W_])" if form[-1:].isalnum() else ""
+    return re.compile(head + re.escape(form) + tail, re.IGNORECASE)
+
+
+def word_test(form: str) -> Callable[[str], object] | None:
+    """Whether a text holding ``form`` (case-insensitively) holds it as a whole word.
+
+    Returns:
+        ``form_pattern(form).search``; ``None`` when the form neither starts nor ends with
+        a letter or digit, so any text holding it does.
+    """
+    if not (form[:1].isalnum() or form[-1:].isalnum()):
+        return None
+    return form_pattern(form).search
 
 
 # C0 controls but tab and line feed, DEL, and C1 controls: what a terminal acts on.

@@ -25,7 +25,7 @@ from tracegrade.evals import (
 )
 from tracegrade.evals._dispatch import WorkUnit
 from tracegrade.evals._executor import ProcessExecutor, _batches, _ray_in_flight
-from tracegrade.store import open_store
+from tracegrade.store import InMemoryStore, Store, open_store
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -68,10 +68,13 @@ def _closure_project(tmp_path: Path) -> Project:
     return load_project(path, registered=(entry,))
 
 
-def _stored(project: Project, executor: Executor, folder: Path) -> Stored:
-    """Run the project into a fresh SQLite store; every stored result, sorted."""
-    folder.mkdir()
-    store = open_store(f"sqlite:///{folder}/r.db")
+def _stored(project: Project, executor: Executor, folder: Path | None) -> Stored:
+    """Run the project into a fresh SQLite file in ``folder`` (or in memory); sorted results."""
+    if folder is None:
+        store: Store = InMemoryStore()
+    else:
+        folder.mkdir()
+        store = open_store(f"sqlite:///{folder}/r.db")
     try:
         report = run_evals(project, store, executor=executor, backoff=0.0)
         results = store.case_results(report.run_id)
@@ -114,6 +117,14 @@ def test_threads_and_processes_store_what_one_at_a_time_stores(
     project = load_project(EXAMPLE, registered=())
 
     assert _stored(project, executor, tmp_path / "run") == example_results
+
+
+def test_a_process_pool_stores_into_a_store_in_memory(example_results: Stored):
+    # Workers never see the store (it stays in this process): results come back and are
+    # stored here, so a store that cannot leave the process serves every executor.
+    project = load_project(EXAMPLE, registered=())
+
+    assert _stored(project, ProcessExecutor(workers=2), None) == example_results
 
 
 def test_ray_stores_what_one_at_a_time_stores(

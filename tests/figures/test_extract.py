@@ -171,6 +171,17 @@ def test_text_whose_lower_case_changes_length() -> None:
     assert all(text[figure.start : figure.end] == figure.raw for figure in figures)
 
 
+def test_a_scale_in_capitals_beside_text_whose_lower_case_changes_length() -> None:
+    # The pattern then runs over the original text, so the scale word keeps its case (this
+    # raised KeyError: 'MILLION'; found by tests/engines).
+    figures = extract_figures("\u0130: $1.5 MILLION, TWELVE THOUSAND and 2 MILLION DOLLARS")
+    assert [(figure.kind, figure.value) for figure in figures] == [
+        ("money", "1500000"),
+        ("number", "12000"),
+        ("money", "2000000"),
+    ]
+
+
 def test_figure_is_frozen_and_key_is_value() -> None:
     figure = Figure("money", "$5", "5", 0, 2)
     assert figure.key == "5"

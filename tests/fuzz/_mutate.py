@@ -146,9 +146,14 @@ def _marked(match: re.Match[bytes]) -> bytes:
     return b'{"type":[' * (count // 2) + b'"text"' + b"]}" * (count // 2)  # objects and arrays
 
 
+def expand_markers(data: bytes) -> bytes:
+    """JSON with each marker string written out: a huge number, a deeply nested value."""
+    return _MARKER.sub(_marked, data)
+
+
 def _dumps(tree: Any) -> bytes:
-    """The document as JSON, each marker written out: a huge number, a deeply nested array."""
-    return _MARKER.sub(_marked, orjson.dumps(tree))
+    """The document as JSON, each marker written out (see :func:`expand_markers`)."""
+    return expand_markers(orjson.dumps(tree))
 
 
 def _mutate_json(data: bytes, rng: random.Random, lines: bool) -> bytes:
@@ -214,11 +219,15 @@ def _mutate_zip(data: bytes, rng: random.Random) -> bytes:
     return _mutate_bytes(data, rng)
 
 
-def mutant(seed: Path, rng: random.Random) -> bytes:
-    """One mutant of a seed file."""
-    data = seed.read_bytes()
-    if seed.suffix == ".eval":
+def mutate(data: bytes, suffix: str, rng: random.Random) -> bytes:
+    """One mutant of the bytes of a file whose name ends in ``suffix`` (``.json``, ...)."""
+    if suffix == ".eval":
         return _mutate_zip(data, rng)
     if rng.random() < 0.7:
-        return _mutate_json(data, rng, lines=seed.suffix == ".jsonl")
+        return _mutate_json(data, rng, lines=suffix == ".jsonl")
     return _mutate_bytes(data, rng)
+
+
+def mutant(seed: Path, rng: random.Random) -> bytes:
+    """One mutant of a seed file."""
+    return mutate(seed.read_bytes(), seed.suffix, rng)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hypothesis import strategies as st
 
 from tests.helpers.builders import listing_body, read_body, search_body
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 # Pieces chosen to hit the edges: every break form, look-alike breaks, characters whose
 # lower-case form is longer (İ) or context-dependent (Greek capital, small and final sigma),
@@ -18,6 +21,24 @@ TEXT_PIECES = [
 ]  # fmt: skip
 
 texts = st.lists(st.sampled_from(TEXT_PIECES), max_size=24).map("".join)
+
+# Whole words: where re.IGNORECASE and str.lower differ, and what stands at a word's edge
+# (underscores, combining marks, digits and letters of other scripts, numerals).
+WORD_CASES = ["\u017f", "s", "S", "\u0131", "I", "\u0130", "\u212a", "k", "\u00b5", "\u03bc"]
+WORD_CASES += ["\u03a3", "\u03c3", "\u03c2", "\u00df", "\u1e9e", "\u0345", "\u03b9", "\u1fbe"]
+WORD_EDGES = ["_", "-", ".", "/", "\u0301", "\u00b2", "\u0663", "\u00e9", "\u00c9", "\u65e5"]
+WORD_EDGES += ["\u2167", "\u00bd", "x", "7", " ", "\t", "\u00a0", "\u200d"]
+_WORD_PIECES = [*TEXT_PIECES, *WORD_CASES, *WORD_EDGES, "port", "Port", "80", "NOS-18"]
+word_texts = st.lists(
+    st.one_of(
+        st.sampled_from(_WORD_PIECES),
+        st.characters(exclude_categories=["Cs"]),
+        st.sampled_from(WORD_CASES),
+    ),
+    max_size=10,
+).map("".join)
+# How a needle cut from an entry is written back: in any case.
+FLIPS: list[Callable[[str], str]] = [str.upper, str.lower, str.swapcase, str]
 needles = st.lists(st.sampled_from(TEXT_PIECES), min_size=0, max_size=3).map("".join)
 
 # Small vocabularies so generated results often mention the facts of WORLD_FACTS.

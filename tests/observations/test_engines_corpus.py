@@ -1,9 +1,10 @@
 """Both engines give the same searches, grades and errors on every real and fixture file.
 
 Each file is read, observed and graded once with ``TRACEGRADE_CORE=python`` (the reference)
-and once with the compiled core; every search of words drawn from the trace itself (the
-answer, the tool results, the file names, in both cases) and the whole grade must agree, and
-a file that fails must fail with the same error class and message.
+and once with the compiled core (tests/helpers/engines.py); the trace as read (redacted),
+every search of words drawn from the trace itself (the answer, the tool results, the file
+names, in both cases) and the whole grade must agree, and a file that fails must fail with
+the same error class and message. Generated traces: tests/engines/.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from tests.conftest import REPO, corpus_root
+from tests.helpers.engines import both_engines
 from tracegrade.errors import TracegradeError
 from tracegrade.observations import LineObservation, PathObservation, observe
 from tracegrade.traces import read_traces
@@ -78,16 +80,13 @@ def _outcome(path: Path) -> list[object]:
             for needle in needles
             for where in ("text", "source", "name")
         ]
-        results.append((graded, needles, searches))
+        results.append((trace.model_dump(mode="json"), graded, needles, searches))
     return results
 
 
 @pytest.mark.parametrize("path", _params(), ids=lambda p: p.name)
-def test_both_engines_agree_on_every_file(path: Path, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setenv("TRACEGRADE_CORE", "python")
-    reference = _outcome(path)
-    monkeypatch.setenv("TRACEGRADE_CORE", "compiled")
-    compiled = _outcome(path)
+def test_both_engines_agree_on_every_file(path: Path):
+    reference, compiled = both_engines(lambda: _outcome(path))
     assert compiled == reference
 
 

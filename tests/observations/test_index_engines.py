@@ -7,24 +7,18 @@ special (U+0130, U+212A, the sigmas), line breaks and NUL.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.helpers.strategies import TEXT_PIECES
+from tests.helpers.strategies import FLIPS, TEXT_PIECES
 from tracegrade import _core
 from tracegrade.observations._index import TextIndex, entry_text, text_index
-
-if TYPE_CHECKING:
-    from collections.abc import Callable
 
 SPECIAL = [*TEXT_PIECES, "\u212a", "K", "k", "\u0130", "\u03a3A", "'", "\u00ad", "\u1e9e"]
 
 characters = st.one_of(st.sampled_from(SPECIAL), st.characters(exclude_categories=["Cs"]))
 texts = st.lists(characters, max_size=12).map("".join)
-FLIPS: list[Callable[[str], str]] = [str.upper, str.lower, str.swapcase, str]
 segments = st.lists(st.lists(texts, max_size=5), max_size=5)
 
 

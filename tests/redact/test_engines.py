@@ -9,7 +9,7 @@ fixture and corpus file; the redacted traces themselves must come out the same.
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import orjson
 import pytest
@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from tests.conftest import REPO, corpus_root
 from tests.helpers.builders import call, make_trace, result, user
+from tests.helpers.engines import both_engines
 from tracegrade.errors import TracegradeError
 from tracegrade.redact import Redactor, redact_trace
 from tracegrade.redact._redactor import present_triggers
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
     from tracegrade.traces import Trace
 
 TRIGGERS = Redactor().triggers  # the packaged rules' own triggers
+T = TypeVar("T")
 
 
 def _reference(text: str, triggers: tuple[str, ...]) -> set[str]:
@@ -39,18 +41,15 @@ def _reference(text: str, triggers: tuple[str, ...]) -> set[str]:
     return {trigger for trigger in triggers if trigger in lowered}
 
 
-def _on_both(monkeypatch: pytest.MonkeyPatch, run: Callable[[], Any]) -> Any:
+def _on_both(run: Callable[[], T]) -> T:
     """``run()`` with the compiled core, which must equal ``run()`` with the reference."""
-    compiled = run()
-    with monkeypatch.context() as patch:
-        patch.setenv("TRACEGRADE_CORE", "python")
-        reference = run()
+    reference, compiled = both_engines(run)
     assert compiled == reference
     return compiled
 
 
-def _both(monkeypatch: pytest.MonkeyPatch, text: str, triggers: tuple[str, ...]) -> set[str]:
-    found: set[str] = _on_both(monkeypatch, lambda: present_triggers(text, triggers))
+def _both(text: str, triggers: tuple[str, ...]) -> set[str]:
+    found = _on_both(lambda: present_triggers(text, triggers))
     assert found == _reference(text, triggers)
     return found
 
@@ -61,21 +60,16 @@ _TEXTS = st.lists(st.one_of(_PIECES, st.text(max_size=8)), max_size=30).map("".j
 
 @given(_TEXTS)
 def test_any_text_gives_the_same_triggers_on_both_engines(text: str) -> None:
-    with pytest.MonkeyPatch.context() as patch:
-        _both(patch, text, TRIGGERS)
+    _both(text, TRIGGERS)
 
 
-def test_triggers_are_found_case_folded_and_absent_ones_not(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    found = _both(
-        monkeypatch, "Authorization: Bearer SK-abc \u212aey", ("bearer", "sk-", "xox", "key")
-    )
+def test_triggers_are_found_case_folded_and_absent_ones_not() -> None:
+    found = _both("Authorization: Bearer SK-abc \u212aey", ("bearer", "sk-", "xox", "key"))
     assert found == {"bearer", "sk-", "key"}
 
 
-def test_a_lone_surrogate_is_read_by_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert _both(monkeypatch, "token \ud800", ("token",)) == {"token"}
+def test_a_lone_surrogate_is_read_by_the_reference() -> None:
+    assert _both("token \ud800", ("token",)) == {"token"}
 
 
 # -- the trace scan: triggers in string values, and object keys ---------------------------
@@ -99,22 +93,19 @@ _ODD_TRIGGERS = (*TRIGGERS, '"', "\\", "\t", "\x00", "n\x00t", "\u0131", "i\u030
 
 @given(st.lists(_VALUES, max_size=5))
 def test_any_values_give_the_same_scan_on_both_engines(values: list[Any]) -> None:
-    with pytest.MonkeyPatch.context() as patch:
-        _on_both(patch, lambda: scan_values(values, _ODD_TRIGGERS))
+    _on_both(lambda: scan_values(values, _ODD_TRIGGERS))
 
 
-def test_triggers_in_keys_do_not_count_and_keys_are_listed(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_triggers_in_keys_do_not_count_and_keys_are_listed() -> None:
     values = ["Task", {"usage": {"max_tokens": 5}, "note": ["Bearer x"]}]
-    present, keys = _on_both(monkeypatch, lambda: scan_values(values, ("token", "bearer")))
+    present, keys = _on_both(lambda: scan_values(values, ("token", "bearer")))
     assert present == {"bearer"}
     assert keys == {"usage", "max_tokens", "note"}
 
 
-def test_escaped_text_is_scanned_as_it_reads(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_text_that_json_escapes_is_scanned_as_it_reads() -> None:
     values = [{'a "quoted" \\ key': 'say "SK-1"\n\u212a'}]
-    present, keys = _on_both(monkeypatch, lambda: scan_values(values, ('"sk-1"', "\nk", "\\")))
+    present, keys = _on_both(lambda: scan_values(values, ('"sk-1"', "\nk", "\\")))
     assert present == {'"sk-1"', "\nk"}
     assert keys == {'a "quoted" \\ key'}
 
@@ -151,22 +142,20 @@ def _read(path: Path) -> list[Trace] | tuple[str, str]:
 
 
 @pytest.mark.parametrize("path", _params(), ids=lambda p: str(p.relative_to(p.parents[2])))
-def test_every_file_is_read_scanned_and_redacted_alike_by_both_engines(
-    path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    read = _on_both(monkeypatch, lambda: _read(path))  # the depth verdicts among the rest
+def test_every_file_is_read_scanned_and_redacted_alike_by_both_engines(path: Path) -> None:
+    read = _on_both(lambda: _read(path))  # the depth verdicts among the rest
     for trace in read if isinstance(read, list) else []:
         values = _values(trace)
-        _on_both(monkeypatch, partial(scan_values, values, _ODD_TRIGGERS))
-        redacted = _on_both(monkeypatch, partial(redact_trace, trace, Redactor()))
+        _on_both(partial(scan_values, values, _ODD_TRIGGERS))
+        redacted = _on_both(partial(redact_trace, trace, Redactor()))
         # Narrowed by the scan or not, the redaction is the one every rule makes.
         assert redacted == redact_trace(trace, Redactor().narrowed_to(set(TRIGGERS)))
 
 
-def test_a_secret_in_a_corpus_like_trace_is_found_by_both(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_secret_in_a_corpus_like_trace_is_found_by_both() -> None:
     body = {"headers": {"Authorization": "Bearer 9f8e7d6c5b4a39281706"}, "key": "sk-" + "a1" * 12}
     trace = make_trace([user("go"), call("c1", "fetch", body), result("c1", True, "ok")])
-    redacted = _on_both(monkeypatch, lambda: redact_trace(trace, Redactor()))
+    redacted = _on_both(lambda: redact_trace(trace, Redactor()))
     dumped = orjson.dumps(redacted.model_dump(mode="json")).decode()
     assert "9f8e7d6c5b4a39281706" not in dumped
     assert "a1a1a1" not in dumped

@@ -1,4 +1,4 @@
-"""Store fixtures: every store test runs against the in-memory fake, SQLite and PostgreSQL.
+"""Store fixtures: every store test runs on SQLite in memory, a SQLite file and PostgreSQL.
 
 PostgreSQL comes from $TRACEGRADE_TEST_POSTGRES_URL (``.ci/run`` sets it), else from a
 throwaway cluster that ``scripts/postgres`` starts for the session and stops at its end.
@@ -91,7 +91,7 @@ def store_url(request: pytest.FixtureRequest) -> str:
 
 @pytest.fixture(params=BACKENDS)
 def store(request: pytest.FixtureRequest) -> Iterator[Store]:
-    """An empty store of each kind: in-memory, SQLite, PostgreSQL."""
+    """An empty store of each kind: SQLite in memory (InMemoryStore), SQLite file, PostgreSQL."""
     opened: Store
     if request.param == "memory":
         opened = InMemoryStore()

@@ -1,4 +1,4 @@
-"""The browse read models, the same for the in-memory fake, SQLite and PostgreSQL."""
+"""The browse read models, the same on SQLite in memory, a SQLite file and PostgreSQL."""
 
 from __future__ import annotations
 

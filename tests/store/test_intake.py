@@ -1,4 +1,4 @@
-"""Received traces in the store: the same behaviour in memory, SQLite and PostgreSQL."""
+"""Received traces in the store: the same behaviour on SQLite in memory or file and PostgreSQL."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The improvement loop's store API, the same for the in-memory fake, SQLite and PostgreSQL."""
+"""The improvement loop's store API, the same on SQLite (in memory, a file) and PostgreSQL."""
 
 from __future__ import annotations
 

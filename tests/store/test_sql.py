@@ -51,7 +51,7 @@ def test_opening_migrates_to_head_and_matches_the_schema(store_url: str) -> None
     engine = sa.create_engine(parse_store_url(store_url))
     with engine.connect() as connection:
         context = MigrationContext.configure(connection)
-        assert context.get_current_revision() == head_revision() == "0002"
+        assert context.get_current_revision() == head_revision() == "0003"
         assert compare_metadata(context, METADATA) == []
         tables = set(sa.inspect(connection).get_table_names())
     engine.dispose()
@@ -67,6 +67,8 @@ def test_opening_migrates_to_head_and_matches_the_schema(store_url: str) -> None
         "file_blobs",
         "rubric_scores",
         "received_traces",
+        "shadow_comparisons",
+        "auto_apply_watches",
     }
 
 
@@ -157,6 +159,22 @@ def test_an_unopenable_sqlite_file_is_an_infrastructure_error(tmp_path: Path) ->
     folder.mkdir()  # a folder where the file should be
     with pytest.raises(InfrastructureError, match=r"cannot use the store at sqlite:///"):
         SqlStore(f"sqlite:///{folder}")
+
+
+def test_migration_0003_downgrades_to_the_0002_tables(store_url: str) -> None:
+    open_store(store_url).close()
+    engine = sa.create_engine(parse_store_url(store_url))
+    with engine.begin() as connection:
+        config = _config()
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0002")
+    with engine.connect() as connection:
+        tables = set(sa.inspect(connection).get_table_names())
+    engine.dispose()
+    assert "shadow_comparisons" not in tables
+    assert "auto_apply_watches" not in tables
+    assert "proposals" in tables
+    open_store(store_url).close()  # and up again
 
 
 def test_migration_0002_downgrades_to_the_0001_tables(store_url: str) -> None:

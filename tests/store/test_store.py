@@ -1,4 +1,4 @@
-"""The Store protocol's behaviour, the same for the in-memory fake, SQLite and PostgreSQL."""
+"""The Store protocol's behaviour, the same on SQLite in memory, a SQLite file and PostgreSQL."""
 
 from __future__ import annotations
 

@@ -9,13 +9,14 @@ both engines in tests/redact/test_engines.py.
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import orjson
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.helpers.engines import both_engines
 from tracegrade.errors import TraceFormatError
 from tracegrade.traces import read_traces
 from tracegrade.traces._limits import MAX_DEPTH, depth_within, parsed_depth_within
@@ -25,12 +26,11 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path
 
+T = TypeVar("T")
 
-def _on_both(run: Callable[[], Any]) -> Any:
-    compiled = run()
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("TRACEGRADE_CORE", "python")
-        reference = run()
+
+def _on_both(run: Callable[[], T]) -> T:
+    reference, compiled = both_engines(run)
     assert compiled == reference
     return compiled
 

@@ -78,8 +78,9 @@ def extract_answer_claims(answer: str, *, asked: Sequence[str] = ()) -> tuple[An
     if not asked:
         return tuple(unique)
     asked_figures = FigureIndex()
-    for position, text in enumerate(asked):
-        asked_figures.add(text, f"asked{position}")
+    if figures:  # the index is only asked about the answer's figures
+        for position, text in enumerate(asked):
+            asked_figures.add(text, f"asked{position}")
     figures_of = {(f.start, f.end, f.value): f for f in figures}
     marked = []
     for claim in unique:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
+from tracegrade._text import form_pattern
+
 if TYPE_CHECKING:
+    import re
     from collections.abc import Iterable
 
 __all__ = ["AnswerClaim", "ClaimKind", "form_pattern", "shown_in"]
@@ -43,17 +45,6 @@ class AnswerClaim:
     forms: tuple[str, ...]
     hedged: bool = False
     given: bool = False
-
-
-def form_pattern(form: str) -> re.Pattern[str]:
-    """A case-insensitive pattern for ``form`` as a whole word.
-
-    A form that starts (ends) with a letter or digit must not be preceded (followed) by one:
-    ``NOS-18`` is not shown by ``NOS-183``, ``25 countries`` not by ``125 countries``.
-    """
-    head = r"(?<![^\W_])" if form[:1].isalnum() else ""
-    tail = r"(?![^\W_])" if form[-1:].isalnum() else ""
-    return re.compile(head + re.escape(form) + tail, re.IGNORECASE)
 
 
 def shown_in(form: str, texts: Iterable[str]) -> bool:

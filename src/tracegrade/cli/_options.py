@@ -11,12 +11,14 @@ import click
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
-    from tracegrade.evals import Project
+    from tracegrade.evals import Executor, Project
     from tracegrade.store import Store
 
 __all__ = [
     "DEFAULT_STORE_FILE",
     "STORE_URL_VARIABLE",
+    "executor_for",
+    "executor_options",
     "format_option",
     "open_project_store",
     "open_store_for",
@@ -227,3 +229,30 @@ def check_run(store: Store, run_id: str | None) -> None:
         f"the store has no run {run_id!r}",
         fix=f"latest runs: {', '.join(latest)}" if latest else "the store holds no run yet",
     )
+
+
+def executor_options(function: Callable[..., None]) -> Callable[..., None]:
+    """``--executor local|thread|ray`` and ``--workers N``."""
+    function = click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)(
+        function
+    )
+    return click.option(
+        "--executor",
+        type=click.Choice(["local", "thread", "ray"]),
+        default="local",
+        show_default=True,
+        help="local: this process, or a pool of --workers processes; thread: --workers threads"
+        " (suites that wait on the network); ray: Ray tasks (the ray extra; RAY_ADDRESS names a"
+        " cluster).",
+    )(function)
+
+
+def executor_for(name: str, workers: int) -> Executor:
+    """The executor ``--executor NAME --workers N`` names."""
+    from tracegrade.evals import LocalExecutor, ProcessExecutor, RayExecutor
+
+    if name == "ray":
+        return RayExecutor(workers=workers)
+    if name == "local" and workers > 1:
+        return ProcessExecutor(workers)  # grade, guard and contract suites are CPU-bound
+    return LocalExecutor(workers)

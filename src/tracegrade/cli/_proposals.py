@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import click
 
 from tracegrade.cli._options import check_touchpoint, opened, project_store_options
+from tracegrade.cli._proposals_try import render_trial, try_command
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -82,6 +83,9 @@ def proposals_group() -> None:
     """Proposed changes to touchpoint files: only a person approves; applying records a version."""
 
 
+proposals_group.add_command(try_command)
+
+
 @proposals_group.command("list")
 @click.option("--touchpoint", metavar="ID", help="Only this touchpoint's proposals.")
 @click.option(
@@ -124,18 +128,22 @@ def show_command(
 ) -> None:
     """One proposal: its status, why, the signals it answers and its diff."""
     from tracegrade.errors import InputError
+    from tracegrade.proposals import latest_trial
 
     with opened(project_path, store_url, need_project=False) as (_, store):
         proposal = store.get_proposal(proposal_id)
+        trial = latest_trial(store, proposal_id)
     if proposal is None:
         raise InputError(
             f"no proposal {proposal_id} in the store",
             fix="pass an id that `tracegrade proposals list` shows",
         )
     if output_format == "json":
-        print_json(proposal)
+        print_json({**proposal.model_dump(mode="json"), "shadow": trial})
         return
     click.echo(_describe(proposal), nl=False)
+    if trial is not None:
+        click.echo("\nnewest shadow run:\n" + render_trial(trial), nl=False)
 
 
 def _hashes(proposal: ProposalRecord) -> str:
@@ -244,9 +252,15 @@ def _decide(
     project_path: Path,
     store_url: str | None,
     output_format: Format,
+    require_improvement: bool = False,
 ) -> None:
     from tracegrade.errors import InputError
-    from tracegrade.proposals import approve_proposal, reject_proposal
+    from tracegrade.proposals import (
+        approve_proposal,
+        improvement_problem,
+        latest_trial,
+        reject_proposal,
+    )
 
     by = _named(by)
     with opened(project_path, store_url, need_project=False) as (_, store):
@@ -256,13 +270,24 @@ def _decide(
                 f"no proposal {proposal_id} in the store",
                 fix="pass an id that `tracegrade proposals list` shows",
             )
+        problem = None  # a person may still approve what shows no gain: warned, not refused
+        if decision == "approve" and not require_improvement:
+            problem = improvement_problem(proposal_id, latest_trial(store, proposal_id))
         if not yes:
             click.echo(_describe(proposal), nl=False, err=True)
+            if problem is not None:
+                click.echo(f"warning: {problem}", err=True)
             if not click.confirm(f"{decision} proposal #{proposal_id} as {by}?", err=True):
                 click.echo(f"proposal #{proposal_id} left {proposal.status}", err=True)
                 sys.exit(1)
-        act = approve_proposal if decision == "approve" else reject_proposal
-        decided = act(store, proposal_id, by=by)
+        if decision == "approve":
+            decided = approve_proposal(
+                store, proposal_id, by=by, require_improvement=require_improvement
+            )
+        else:
+            decided = reject_proposal(store, proposal_id, by=by)
+    if problem is not None and yes:
+        click.echo(f"warning: {problem}", err=True)
     if output_format == "json":
         print_json(decided)
         return
@@ -272,11 +297,35 @@ def _decide(
 @proposals_group.command("approve")
 @click.argument("proposal_id", type=int)
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@click.option(
+    "--require-improvement",
+    is_flag=True,
+    help="Refuse (exit 2) unless its newest shadow run (`proposals try`) showed a significant"
+    " gain and broke no block case; without it, that is only a warning.",
+)
 @_by_option
 @project_store_options
-def approve_command(*, proposal_id: int, yes: bool, by: str, **options: Any) -> None:  # noqa: ANN401
-    """Approve proposal PROPOSAL_ID (asks first unless --yes); then `apply` writes it."""
-    _decide("approve", proposal_id, yes=yes, by=by, **options)
+def approve_command(
+    *,
+    proposal_id: int,
+    yes: bool,
+    require_improvement: bool,
+    by: str,
+    **options: Any,  # noqa: ANN401
+) -> None:
+    """Approve proposal PROPOSAL_ID (asks first unless --yes); then `apply` writes it.
+
+    Warns when its shadow run (`tracegrade proposals try`) shows no significant gain, a
+    broken block case, or when it was never tried.
+    """
+    _decide(
+        "approve",
+        proposal_id,
+        yes=yes,
+        by=by,
+        require_improvement=require_improvement,
+        **options,
+    )
 
 
 @proposals_group.command("reject")
@@ -294,7 +343,18 @@ def reject_command(*, proposal_id: int, yes: bool, by: str, **options: Any) -> N
 @click.option(
     "--auto",
     is_flag=True,
-    help="Nobody confirms now (a scheduled job): refused unless the touchpoint graduated.",
+    help="Nobody confirms now (a scheduled job): refused unless the touchpoint graduated and"
+    " the proposal's shadow run showed a significant gain; the next --watch runs are watched.",
+)
+@click.option(
+    "--watch",
+    "watch_runs",
+    type=int,
+    default=3,
+    show_default=True,
+    metavar="K",
+    help="With --auto: runs watched after applying; a drop beyond max_drop + variance_band"
+    " rolls the change back.",
 )
 @_by_option
 @project_store_options
@@ -302,6 +362,7 @@ def apply_command(
     *,
     proposal_id: int,
     auto: bool,
+    watch_runs: int,
     by: str,
     project_path: Path,
     store_url: str | None,
@@ -313,13 +374,16 @@ def apply_command(
     with opened(project_path, store_url, need_project=True, existing=False) as (project, store):
         if project is None:
             raise click.UsageError("a project is needed")
-        applied = apply_proposal(store, project, proposal_id, by=_named(by), auto=auto)
+        applied = apply_proposal(
+            store, project, proposal_id, by=_named(by), auto=auto, watch_runs=watch_runs
+        )
     if output_format == "json":
         print_json(applied)
         return
+    watched = f"; watching the next {watch_runs} runs" if auto else ""
     click.echo(
         f"proposal #{applied.id} applied to {applied.file}:"
-        f" {applied.touchpoint} is now version {applied.applied_version}"
+        f" {applied.touchpoint} is now version {applied.applied_version}{watched}"
     )
 
 

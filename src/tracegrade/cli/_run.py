@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Literal
 import click
 
 from tracegrade.cli._options import (
+    executor_for,
+    executor_options,
     open_project_store,
     prices_option,
     project_file,
@@ -39,16 +41,7 @@ __all__ = ["run_command"]
     metavar="ID",
     help="Run only this touchpoint (repeatable), whatever its lanes.",
 )
-@click.option(
-    "--executor",
-    type=click.Choice(["local", "thread", "ray"]),
-    default="local",
-    show_default=True,
-    help="local: this process, or a pool of --workers processes; thread: --workers threads"
-    " (suites that wait on the network); ray: Ray tasks (the ray extra; RAY_ADDRESS names a"
-    " cluster).",
-)
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
+@executor_options
 @click.option("--resume", "resume", metavar="RUN_ID", help="Finish an interrupted run.")
 @store_option
 @click.option(
@@ -101,14 +94,7 @@ def run_command(
     """
     from tracegrade.cost import project_prices
     from tracegrade.errors import ProjectError
-    from tracegrade.evals import (
-        Executor,
-        LocalExecutor,
-        ProcessExecutor,
-        RayExecutor,
-        load_project,
-        run_evals,
-    )
+    from tracegrade.evals import load_project, run_evals
 
     path = project_file(target)
     project = load_project(path)
@@ -119,11 +105,7 @@ def run_command(
             path=str(path),
         )
     prices = project_prices(project, prices_path)
-    chosen: Executor = LocalExecutor(workers)
-    if executor == "ray":
-        chosen = RayExecutor(workers=workers)
-    elif executor == "local" and workers > 1:
-        chosen = ProcessExecutor(workers)  # grade, guard and contract suites are CPU-bound
+    chosen = executor_for(executor, workers)
     store = open_project_store(project, store_url)
     try:
         with _progress(output_format == "text") as progress:
@@ -223,6 +205,8 @@ def render_run(report: RunReport) -> str:
             f"  metric {_value(verdict.metric.value):<5}  baseline {_value(verdict.baseline):<5}"
             f"  drift {_drift(item)}  graduated {_graduated(item)}  | {verdict.sentence}"
         )
+        if item.watch:
+            lines.append(f"{'':<{width}}  {item.watch}")
     lines.extend(_cost_lines(report))
     return "".join(f"{line}\n" for line in lines)
 

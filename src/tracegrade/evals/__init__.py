@@ -7,7 +7,9 @@ contract (:func:`registry_version`) and each touchpoint's files are hashed to sh
 their :func:`metric_for` and :func:`spread` feed :func:`judge`, and :func:`exit_code` turns
 the verdicts into the run's exit code. :func:`run_evals` runs a lane's suites through an
 :class:`Executor` and stores every case result; :func:`compare_runs` sets two runs side by
-side. Everything but the loader and the runner is pure (docs/evals.md, docs/run.md).
+side; :func:`run_shadow` runs a touchpoint's base and a proposed copy interleaved and
+:func:`compare_shadow` tests the difference (McNemar, a paired bootstrap). Everything but
+the loader and the runners is pure (docs/evals.md, docs/run.md, docs/proposals.md).
 """
 
 from tracegrade.evals._compare import (
@@ -97,7 +99,18 @@ from tracegrade.evals._registry import (
     unregister_touchpoint,
 )
 from tracegrade.evals._retry import infra_status, is_infra, retry_infra
-from tracegrade.evals._runner import RUN_SCHEMA_VERSION, RunReport, TouchpointReport, run_evals
+from tracegrade.evals._run_report import RUN_SCHEMA_VERSION, RunReport, TouchpointReport
+from tracegrade.evals._runner import run_evals
+from tracegrade.evals._shadow import (
+    CaseFlip,
+    Flip,
+    ShadowComparison,
+    ShadowVerdict,
+    compare_shadow,
+    describe_verdict,
+)
+from tracegrade.evals._shadow_run import SHADOW_LANE, run_shadow
+from tracegrade.evals._shadow_stats import mcnemar_exact, paired_bootstrap
 
 __all__ = [
     "COMMAND_SUITE_VARIABLE",
@@ -112,15 +125,18 @@ __all__ = [
     "METRIC_NAMES",
     "PROJECT_FILE",
     "RUN_SCHEMA_VERSION",
+    "SHADOW_LANE",
     "VERDICT_SCHEMA_VERSION",
     "WILSON_Z",
     "Baseline",
+    "CaseFlip",
     "CaseOutcome",
     "CaseShift",
     "Change",
     "Executor",
     "ExitDecision",
     "FileDrift",
+    "Flip",
     "Graduation",
     "GraduationPolicy",
     "GroundingShape",
@@ -140,6 +156,8 @@ __all__ = [
     "RunReport",
     "RunTally",
     "Severity",
+    "ShadowComparison",
+    "ShadowVerdict",
     "Shift",
     "Spread",
     "Status",
@@ -156,7 +174,9 @@ __all__ = [
     "WebSettings",
     "WorkUnit",
     "compare_runs",
+    "compare_shadow",
     "contract_outcomes",
+    "describe_verdict",
     "drift",
     "exit_code",
     "file_hashes",
@@ -167,8 +187,10 @@ __all__ = [
     "is_infra",
     "judge",
     "load_project",
+    "mcnemar_exact",
     "measure_graduation",
     "metric_for",
+    "paired_bootstrap",
     "parse_command_output",
     "prepare_suite",
     "record_outcomes",
@@ -177,6 +199,7 @@ __all__ = [
     "replay_outcomes",
     "retry_infra",
     "run_evals",
+    "run_shadow",
     "spread",
     "suite_outcomes",
     "touchpoint",

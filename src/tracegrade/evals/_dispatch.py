@@ -211,8 +211,17 @@ class _CommandSuite:
 
 def _import_call(call: str, project: Project, touchpoint: str) -> SuiteFunction:
     """Import ``module:qualname``, with the project folder and the working folder importable."""
+    return import_call(call, project.root, project.path, touchpoint)
+
+
+def import_call(call: str, root: Path, project_file: Path, touchpoint: str) -> SuiteFunction:
+    """Import ``module:qualname`` with ``root`` and the working folder importable.
+
+    Raises:
+        ProjectError: It does not import or is not a function (names ``project_file``).
+    """
     module_name, _, qualname = call.partition(":")
-    for folder in (str(Path.cwd()), str(project.root.resolve())):
+    for folder in (str(Path.cwd()), str(root.resolve())):
         if folder not in sys.path:
             sys.path.insert(0, folder)
     try:
@@ -226,11 +235,11 @@ def _import_call(call: str, project: Project, touchpoint: str) -> SuiteFunction:
             else None
         )
         if missing is not None:
-            raise missing.in_file(str(project.path)) from exc
+            raise missing.in_file(str(project_file)) from exc
         raise ProjectError(
             f"cannot import {call} ({type(exc).__name__}: {exc})",
             fix="run from the folder that holds the module, or install it",
-            path=str(project.path),
+            path=str(project_file),
             touchpoint=repr(touchpoint),
             field="call",
         ) from exc
@@ -238,7 +247,7 @@ def _import_call(call: str, project: Project, touchpoint: str) -> SuiteFunction:
         raise ProjectError(
             f"{call} is not a function",
             fix="point call at the suite function",
-            path=str(project.path),
+            path=str(project_file),
             touchpoint=repr(touchpoint),
             field="call",
         )

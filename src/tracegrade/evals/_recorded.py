@@ -3,7 +3,7 @@
 A pytest session marked with ``@pytest.mark.tracegrade(touchpoint=...)`` already ran its
 cases; :func:`record_outcomes` stores them as the case results of their touchpoints, in one
 run, and ends that run the way :func:`~tracegrade.evals.run_evals` ends its own
-(:func:`~tracegrade.evals._runner.conclude_run`): each touchpoint judged against its stored
+(:func:`~tracegrade.evals._conclude.conclude_run`): each touchpoint judged against its stored
 baseline, its version and file hashes recorded, the report kept as the run's summary. So
 ``tracegrade baseline promote RUN`` and ``tracegrade run --compare`` treat it like any run.
 """
@@ -13,7 +13,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from tracegrade.errors import InputError
-from tracegrade.evals._runner import case_metric, conclude_run, new_run_id
+from tracegrade.evals._conclude import conclude_run
+from tracegrade.evals._run_report import case_metric, new_run_id
 from tracegrade.store import CaseResultRecord, RunRecord
 
 if TYPE_CHECKING:
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
     from tracegrade.evals._contract import Lane
     from tracegrade.evals._load import Project
     from tracegrade.evals._outcomes import CaseOutcome
-    from tracegrade.evals._runner import RunReport
+    from tracegrade.evals._run_report import RunReport
     from tracegrade.store import JsonObject, Store
 
 __all__ = ["record_outcomes"]

@@ -4,155 +4,45 @@
 anything is written), splits the work into units (:class:`WorkUnit`), hands them to an
 executor, and writes each unit's case outcomes to the store in one transaction as soon as
 the unit is done, so a killed run leaves whole units. A resumed run skips the units whose
-results are all stored and runs the others again. When every unit is done it judges each
-touchpoint against its stored baseline, records the touchpoint's version and file hashes,
-and finishes the run with the report as summary.
+results are all stored and runs the others again. When every unit is done the run is concluded
+(:mod:`tracegrade.evals._conclude`).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-import secrets
 import threading
 import time
 from collections import Counter
 from dataclasses import dataclass
-from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
-from pydantic import BaseModel, ConfigDict
-
-from tracegrade.cost import CostBreakdown, collect_calls, cost_breakdown, project_prices
+from tracegrade.cost import collect_calls, project_prices
 from tracegrade.cost._meter import CostLimitReached, CostMeter
 from tracegrade.errors import InfrastructureError, InputError
-from tracegrade.evals._contract import Lane, Severity, SuiteKind
+from tracegrade.evals._conclude import conclude_run
 from tracegrade.evals._dispatch import WorkUnit, prepare_suite
-from tracegrade.evals._drift import FileDrift, drift
 from tracegrade.evals._executor import LocalExecutor
-from tracegrade.evals._graduation import Graduation, RunTally, measure_graduation
-from tracegrade.evals._judge import TouchpointVerdict, exit_code, judge
-from tracegrade.evals._load import file_hashes
-from tracegrade.evals._metric import metric_for, spread
 from tracegrade.evals._outcomes import CaseOutcome
 from tracegrade.evals._retry import retry_infra
-from tracegrade.store import (
-    AiCallRecord,
-    CaseResultRecord,
-    Outcome,
-    RunRecord,
-    TouchpointVersionRecord,
-)
+from tracegrade.evals._run_report import case_metric, new_run_id
+from tracegrade.store import AiCallRecord, CaseResultRecord, RunRecord
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
     from tracegrade.cost import PriceTable
-    from tracegrade.evals._contract import Touchpoint
+    from tracegrade.evals._contract import Lane
     from tracegrade.evals._dispatch import PreparedSuite
     from tracegrade.evals._executor import Executor
     from tracegrade.evals._load import Project
     from tracegrade.evals._registry import TouchpointEntry
+    from tracegrade.evals._run_report import RunReport
     from tracegrade.store import JsonObject, Store
 
-__all__ = [
-    "RUN_SCHEMA_VERSION",
-    "RunReport",
-    "TouchpointReport",
-    "case_metric",
-    "conclude_run",
-    "new_run_id",
-    "run_evals",
-]
-
-RUN_SCHEMA_VERSION = 1
+__all__ = ["run_evals"]
 
 _UNIT = "unit"
 _UNIT_CASES = "unit_cases"
-
-
-class TouchpointReport(BaseModel):
-    """One touchpoint's part of a run report.
-
-    Attributes:
-        touchpoint: The id.
-        suite_kind: How its suite ran.
-        severity: Its ``severity_on_fail``.
-        verdict: The judgement against its stored baseline.
-        baseline_run: The run its baseline was promoted from, if any.
-        version: sha256 (16 hex digits) of its contract and file hashes.
-        files: sha256 of each of its ``files``.
-        drift: Files changed, added or removed since the baseline run; ``None`` when
-            there is no baseline run to compare with.
-        results: Case results stored for it in this run (all repeats).
-        graduation: Whether it has earned auto-apply, this run included
-            (:func:`measure_graduation`).
-        cost: Its model calls in this run, agent vs judge (unpriced ones counted apart).
-    """
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-    touchpoint: str
-    suite_kind: SuiteKind
-    severity: Severity
-    verdict: TouchpointVerdict
-    baseline_run: str | None
-    version: str
-    files: dict[str, str]
-    drift: tuple[FileDrift, ...] | None
-    results: int
-    graduation: Graduation | None = None
-    cost: CostBreakdown = CostBreakdown()
-
-
-class RunReport(BaseModel):
-    """What a run concluded: per touchpoint, and the exit code.
-
-    Attributes:
-        run_id: The stored run.
-        lane: ``pr`` or ``nightly``.
-        registry_version: The registry version it ran against.
-        resumed: It continued an earlier, unfinished run.
-        units: Work units in the run.
-        units_skipped: Units already finished before this (resumed) invocation.
-        touchpoints: One report per touchpoint, in registry order.
-        exit_code: 0 held, 1 a ``block`` touchpoint failed, 3 infrastructure only.
-        reason: Why, in one line.
-        printed: Verdict sentences to show (failed, unstable, infra or unmeasured
-            touchpoints that are not ``info``).
-        cost: The run's model calls, agent vs judge (unpriced ones counted apart).
-        stopped: Why the run stopped before every unit ran (``--cost-limit``), else ``None``.
-    """
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-    schema_version: Literal[1] = 1
-    run_id: str
-    lane: Lane
-    registry_version: str
-    resumed: bool
-    units: int
-    units_skipped: int
-    touchpoints: tuple[TouchpointReport, ...]
-    exit_code: int
-    reason: str
-    printed: tuple[str, ...]
-    cost: CostBreakdown = CostBreakdown()
-    stopped: str | None = None
-
-
-def new_run_id() -> str:
-    return f"{datetime.now(UTC):%Y%m%dT%H%M%SZ}-{secrets.token_hex(3)}"
-
-
-def case_metric(outcome: str) -> float | None:
-    """A case's stored metric: 1 passed, 0 failed or broken, unknown when infra."""
-    return None if outcome == "infra" else float(outcome == "passed")
-
-
-def _version(touchpoint: Touchpoint, hashes: dict[str, str]) -> str:
-    text = json.dumps(
-        {"contract": touchpoint.model_dump(mode="json"), "files": hashes}, sort_keys=True
-    )
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 def _finished_units(results: Sequence[CaseResultRecord]) -> set[str]:
@@ -434,159 +324,6 @@ def run_evals(
     )
 
 
-def conclude_run(
-    project: Project,
-    store: Store,
-    entries: Sequence[TouchpointEntry],
-    run_id: str,
-    lane: Lane,
-    *,
-    plan: JsonObject,
-    resumed: bool = False,
-    units: int,
-    units_skipped: int = 0,
-    stopped: str | None = None,
-) -> RunReport:
-    """Judge each touchpoint of a run whose case results are stored, and finish the run.
-
-    The one ending of every run, whoever stored its cases (:func:`run_evals`, or a pytest
-    session through :func:`~tracegrade.evals.record_outcomes`).
-    """
-    reports = tuple(_judge(entry, project, store, run_id, lane) for entry in entries)
-    calls = store.ai_calls(run_id=run_id)
-    reports = _costed(reports, calls)
-    decision = exit_code(report.verdict for report in reports)
-    report = RunReport(
-        run_id=run_id,
-        lane=lane,
-        registry_version=project.version,
-        resumed=resumed,
-        units=units,
-        units_skipped=units_skipped,
-        touchpoints=reports,
-        exit_code=1 if stopped else decision.code,
-        reason=f"stopped: {stopped}" if stopped else decision.reason,
-        printed=tuple(verdict.sentence for verdict in decision.printed),
-        cost=cost_breakdown(calls),
-        stopped=stopped,
-    )
-    store.finish_run(
-        run_id,
-        status="killed" if stopped else "finished",
-        summary={"plan": plan, "report": report.model_dump(mode="json")},
-    )
-    return report
-
-
 def _spent(store: Store, run_id: str) -> float:
     """What the run's priced calls cost so far (unpriced ones cost nothing known)."""
     return sum(call.cost_usd or 0.0 for call in store.ai_calls(run_id=run_id))
-
-
-def _costed(
-    reports: tuple[TouchpointReport, ...], calls: Sequence[AiCallRecord]
-) -> tuple[TouchpointReport, ...]:
-    """Each touchpoint's report with the cost of its calls in the run."""
-    return tuple(
-        report.model_copy(
-            update={"cost": cost_breakdown(c for c in calls if c.touchpoint == report.touchpoint)}
-        )
-        for report in reports
-    )
-
-
-def _baseline_files(store: Store, run_id: str, touchpoint: str) -> dict[str, str] | None:
-    """The file hashes a stored run recorded for a touchpoint, if it recorded them."""
-    run = store.get_run(run_id)
-    report = run.summary.get("report") if run is not None else None
-    items = report.get("touchpoints") if isinstance(report, dict) else None
-    for item in items if isinstance(items, list) else []:
-        if isinstance(item, dict) and item.get("touchpoint") == touchpoint:
-            files = item.get("files")
-            if isinstance(files, dict):
-                return {str(k): str(v) for k, v in files.items()}
-    return None
-
-
-def _judge(
-    entry: TouchpointEntry, project: Project, store: Store, run_id: str, lane: Lane
-) -> TouchpointReport:
-    touchpoint = entry.touchpoint
-    counts = store.outcomes_by_repeat(run_id, touchpoint.id)
-    by_repeat: dict[int, list[Outcome]] = {}
-    for (repeat, outcome), count in sorted(counts.items()):
-        by_repeat.setdefault(repeat, []).extend([outcome] * count)
-    metric = metric_for(touchpoint.suite_kind, [o for kept in by_repeat.values() for o in kept])
-    repeats = touchpoint.repeats_in(lane)
-    values = [
-        metric_for(touchpoint.suite_kind, by_repeat.get(repeat, [])).value
-        for repeat in range(repeats)
-    ]
-    baseline = store.baseline(touchpoint.id)
-    verdict = judge(
-        touchpoint,
-        metric,
-        baseline.metric if baseline is not None else None,
-        spread(values) if repeats > 1 else None,
-    )
-    hashes = file_hashes(touchpoint, project.root)
-    version = _version(touchpoint, hashes)
-    store.record_touchpoint_version(
-        TouchpointVersionRecord(
-            touchpoint=touchpoint.id,
-            version=version,
-            registry_version=project.version,
-            hashes=hashes,
-        )
-    )
-    standing = _improvement_loop(store, project, run_id, verdict, hashes=hashes)
-    before = _baseline_files(store, baseline.run_id, touchpoint.id) if baseline else None
-    return TouchpointReport(
-        touchpoint=touchpoint.id,
-        suite_kind=touchpoint.suite_kind,
-        severity=touchpoint.severity_on_fail,
-        verdict=verdict,
-        baseline_run=baseline.run_id if baseline is not None else None,
-        version=version,
-        files=hashes,
-        drift=drift(hashes, before) if before is not None else None,
-        graduation=standing,
-        results=sum(counts.values()),
-    )
-
-
-def _improvement_loop(
-    store: Store,
-    project: Project,
-    run_id: str,
-    verdict: TouchpointVerdict,
-    *,
-    hashes: dict[str, str],
-) -> Graduation:
-    """Feed the improvement loop (docs/proposals.md) and measure graduation.
-
-    Keeps the files' contents (rollback restores them) and records a signal per failing
-    case of a failed ``block``/``warn`` touchpoint, once per run.
-    """
-    from tracegrade.proposals import case_signal, keep_files  # noqa: PLC0415 - it imports evals
-
-    touchpoint = project.entry(verdict.touchpoint).touchpoint
-
-    keep_files(store, project.root, hashes)
-    if (
-        verdict.failed
-        and touchpoint.severity_on_fail in {"block", "warn"}
-        and not any(signal.run_id == run_id for signal in store.signals(touchpoint.id))
-    ):
-        for result in store.case_results(run_id, touchpoint.id):
-            if result.outcome in {"failed", "error"}:
-                store.add_signal(case_signal(result, touchpoint.suite_kind))
-    metric = verdict.metric
-    current = RunTally(
-        run_id=run_id,
-        passed=metric.passed,
-        failed=metric.measured - metric.passed,
-        infra=metric.skipped,
-        blocked=verdict.failed and touchpoint.severity_on_fail == "block",
-    )
-    return measure_graduation(store, touchpoint.id, touchpoint.graduation, current=current)

@@ -238,7 +238,7 @@ def _quantities(match: re.Match[str], raw: str, start: int, end: int) -> Iterato
             kind, scale = "money", match["money_after_scale"]
         else:
             kind, scale = "number", match["scaled"]
-    factor = SCALES[scale.strip()] if scale else 1
+    factor = SCALES[scale.strip().lower()] if scale else 1  # any case: see _matches
     for value in _values(values):
         if kind == "percent":
             normalised = canonical(value) + "%"

@@ -11,6 +11,9 @@ lower-cased ASCII-only (``bytes.lower``) gives the same answer as ``str.lower``,
 non-ASCII character lower-cases to ASCII except U+0130 and U+212A; texts holding either
 use the full ``str.lower`` path. Needles with a line break or NUL take an exact per-entry path.
 
+:meth:`TextIndex.find_words` keeps, of the entries holding each form, those holding it as a
+whole word (``tracegrade._text.form_pattern``), for many forms in one call.
+
 This class is the reference; :func:`text_index` returns the compiled core's port of it
 (rust/src/index.rs) unless ``TRACEGRADE_CORE=python``.
 """
@@ -20,7 +23,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, AnyStr, Protocol
 
 from tracegrade._engine import compiled_core
-from tracegrade._text import LOWER_TO_ASCII
+from tracegrade._text import LOWER_TO_ASCII, word_test
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -56,6 +59,10 @@ class SearchIndex(Protocol):
         """Entries containing ``needle`` case-insensitively (see :meth:`TextIndex.search`)."""
         ...
 
+    def find_words(self, forms: Sequence[str]) -> list[list[tuple[int, int]] | None]:
+        """Entries holding each form as a whole word (see :meth:`TextIndex.find_words`)."""
+        ...
+
 
 def text_index(pieces: Sequence[str], counts: Sequence[int]) -> SearchIndex:
     """A :class:`TextIndex` from the engine ``TRACEGRADE_CORE`` selects (compiled by default)."""
@@ -79,7 +86,16 @@ class TextIndex:
         counts: How many entries each piece holds; a piece of zero entries is skipped.
     """
 
-    __slots__ = ("_ascii_safe", "_bytes", "_cache", "_full", "_raw", "_starts", "total")
+    __slots__ = (
+        "_ascii_safe",
+        "_bytes",
+        "_cache",
+        "_entries",
+        "_full",
+        "_raw",
+        "_starts",
+        "total",
+    )
 
     def __init__(self, pieces: Sequence[str], counts: Sequence[int]) -> None:
         self._raw = _SEPARATOR.join(p for p, n in zip(pieces, counts, strict=True) if n)
@@ -97,6 +113,7 @@ class TextIndex:
             LOWER_TO_ASCII[0] not in raw and LOWER_TO_ASCII[1] not in raw
         )
         self._cache: dict[str, list[tuple[int, int]]] = {}
+        self._entries: list[str] | None = None
 
     def search(self, needle: str) -> list[tuple[int, int]] | None:
         """Entries containing ``needle`` case-insensitively, as ``(segment, entry)`` pairs.
@@ -125,6 +142,26 @@ class TextIndex:
         result = self._locate(found)
         self._cache[lowered] = result
         return result
+
+    def find_words(self, forms: Sequence[str]) -> list[list[tuple[int, int]] | None]:
+        """For each form, the entries holding it as a whole word, as ``(segment, entry)``.
+
+        Of the entries :meth:`search` finds, those where ``form_pattern(form)`` matches (all
+        of them when the form has no letter or digit at either end, see
+        :func:`tracegrade._text.word_test`); ``None`` where :meth:`search` says ``None``.
+        """
+        found: list[list[tuple[int, int]] | None] = []
+        for form in forms:
+            hits = self.search(form)
+            word = word_test(form)
+            if hits is None or word is None or not hits:
+                found.append(hits)
+                continue
+            if self._entries is None:
+                self._entries = self._raw.split(_SEPARATOR)
+            entries, starts = self._entries, self._starts
+            found.append([hit for hit in hits if word(entries[starts[hit[0]] + hit[1]])])
+        return found
 
     def _lower_full(self) -> str:
         if self._full is None:

@@ -13,11 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from tracegrade._text import split_lines
+from tracegrade._text import split_lines, word_test
 from tracegrade.observations._index import entry_text, text_index
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Iterator
+    from collections.abc import Iterable, Iterator, Sequence
 
     from tracegrade.observations._index import SearchIndex
 
@@ -336,21 +336,38 @@ class Observations:
             for number, position in self._locate(needle, where)
         ]
 
-    def find_word_ids(
-        self, needle: str, where: SearchField, word: Callable[[str], object]
-    ) -> list[str]:
-        """Like :meth:`find_ids`, keeping the observations whose searched text passes ``word``.
+    def find_word_ids(self, forms: Sequence[str], where: SearchField) -> list[list[str]]:
+        """For each form, the ids of the observations showing it as a whole word.
 
-        ``word`` gets the line's text, its source name or the path observation's name (the
-        field searched) and says whether the needle stands in it as a whole word; no
-        observation object is built, so a needle found in thousands of lines stays cheap.
+        :meth:`find_ids` kept to the observations whose searched text holds the form as a
+        whole word (``tracegrade._text.word_test``), all forms in one call to the index.
         """
+        if not self.count:
+            return [[] for _ in forms]
         segments = self._segments
-        found: list[str] = []
-        for number, position in self._locate(needle, where):
-            if word(self._field(number, position, where)):
-                segment = segments[number]
-                found.append(observation_id(segment.frame, segment.first + position))
+        # Per segment: its frame, where its first entry's observation sits and how far apart
+        # its entries' observations are (a ranked result's: path, line, path, ...).
+        places = [
+            (s.frame, s.first + _position(s.source, 0, where), 1 + isinstance(s.source, Ranked))
+            for s in segments
+        ]
+        found: list[list[str]] = []
+        for form, hits in zip(forms, self._index(where).find_words(forms), strict=True):
+            if hits is None:  # a line break or NUL: exact, observation by observation
+                word = word_test(form)
+                found.append(
+                    [
+                        observation_id(segments[number].frame, segments[number].first + index)
+                        for number, index in self._exact(form.lower(), where)
+                        if word is None or word(self._field(number, index, where))
+                    ]
+                )
+                continue
+            ids = []
+            for number, entry in hits:
+                frame, first, step = places[number]
+                ids.append(observation_id(frame, first + step * entry))
+            found.append(ids)
         return found
 
     def _field(self, number: int, index: int, where: SearchField) -> str:

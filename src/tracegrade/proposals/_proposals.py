@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from tracegrade.errors import InputError
 from tracegrade.evals import measure_graduation
 from tracegrade.proposals._versions import inside, record_state, write_atomically
+from tracegrade.proposals._watch import DEFAULT_WATCH_RUNS, current_version, start_watch
 from tracegrade.store import ProposalRecord
 
 if TYPE_CHECKING:
@@ -182,13 +183,33 @@ def _decide(store: Store, proposal_id: int, status: str, by: str) -> ProposalRec
     return store.update_proposal(proposal_id, status="rejected", decided_by=by)
 
 
-def approve_proposal(store: Store, proposal_id: int, *, by: str) -> ProposalRecord:
+def approve_proposal(
+    store: Store, proposal_id: int, *, by: str, require_improvement: bool = False
+) -> ProposalRecord:
     """A person approves a proposed change (it can then be applied).
 
+    Args:
+        store: Where the proposal is.
+        proposal_id: The proposal.
+        by: The person.
+        require_improvement: Refuse unless the proposal's newest shadow run
+            (:func:`try_proposal`) showed a significant gain and broke no ``block`` case.
+
     Raises:
-        InputError: Unknown proposal, not ``proposed`` any more, no name, or the judge
-            that drafted it trying to approve it.
+        InputError: Unknown proposal, not ``proposed`` any more, no name, the judge that
+            drafted it trying to approve it, or (``require_improvement``) no shadow run
+            showing a gain.
     """
+    if require_improvement:
+        from tracegrade.proposals._trial import improvement_problem, latest_trial  # noqa: PLC0415
+
+        _proposal(store, proposal_id)  # an unknown id says so first
+        problem = improvement_problem(proposal_id, latest_trial(store, proposal_id))
+        if problem is not None:
+            raise InputError(
+                f"not approved: {problem}",
+                fix="approve without --require-improvement to decide it anyway",
+            )
     return _decide(store, proposal_id, "approved", by)
 
 
@@ -202,7 +223,13 @@ def reject_proposal(store: Store, proposal_id: int, *, by: str) -> ProposalRecor
 
 
 def apply_proposal(
-    store: Store, project: Project, proposal_id: int, *, by: str, auto: bool = False
+    store: Store,
+    project: Project,
+    proposal_id: int,
+    *,
+    by: str,
+    auto: bool = False,
+    watch_runs: int = DEFAULT_WATCH_RUNS,
 ) -> ProposalRecord:
     """Write an approved proposal's content to its file and record the new touchpoint version.
 
@@ -212,15 +239,22 @@ def apply_proposal(
         proposal_id: The proposal.
         by: Who applies it (a person, or the job applying it with ``auto``).
         auto: Nobody confirms at apply time (a scheduled job); refused unless the
-            touchpoint has graduated (:func:`tracegrade.evals.measure_graduation`).
+            touchpoint has graduated (:func:`tracegrade.evals.measure_graduation`) and the
+            proposal's newest shadow run (:func:`try_proposal`) showed a significant gain
+            with no ``block`` case broken. The next ``watch_runs`` runs are then watched
+            and a drop rolls the change back (:func:`watch_run`).
+        watch_runs: How many runs the watch after an auto-apply follows.
 
     Returns:
         The proposal, ``applied``, with the version it recorded.
 
     Raises:
         InputError: Unknown proposal; not approved; ``auto`` while the touchpoint has not
-            graduated; the file changed since the proposal (re-propose against it).
+            graduated or the shadow run shows no gain; the file changed since the proposal
+            (re-propose against it).
     """
+    from tracegrade.proposals._trial import improvement_problem, latest_trial  # noqa: PLC0415
+
     proposal = _proposal(store, proposal_id)
     if proposal.status != "approved":
         then = {"proposed": "approve it first", "applied": "it is applied already"}
@@ -229,12 +263,22 @@ def apply_proposal(
             fix=then.get(proposal.status, "propose the change again"),
         )
     contract = project.entry(proposal.touchpoint).touchpoint
+    trial = None
     if auto:
         standing = measure_graduation(store, contract.id, contract.graduation)
         if not standing.graduated:
             raise InputError(
                 f"touchpoint {contract.id} has not earned auto-apply ({standing.reason})",
                 fix="apply it by hand (without --auto), or wait until it graduates",
+            )
+        if watch_runs < 1:
+            raise InputError(f"--watch must be at least 1, got {watch_runs}", fix="pass --watch 3")
+        trial = latest_trial(store, proposal_id)
+        problem = improvement_problem(proposal_id, trial)
+        if problem is not None:
+            raise InputError(
+                f"no auto-apply: {problem}",
+                fix="try it (`tracegrade proposals try`) or apply it by hand, without --auto",
             )
     name = _contract_file(project, contract, proposal.file)
     path = inside(project.root, name)
@@ -251,8 +295,12 @@ def apply_proposal(
             f"the store lost proposal {proposal_id}'s content (sha256 {proposal.proposed_sha256})",
             fix="propose the change again",
         )
+    prior = current_version(store, project, contract, by=by) if trial is not None else None
     write_atomically(path, content)
     version = record_state(store, project, contract, by=by)
-    return store.update_proposal(
+    applied = store.update_proposal(
         proposal_id, status="applied", decided_by=by, applied_version=version
     )
+    if trial is not None and prior is not None:
+        start_watch(store, contract, applied, trial, prior_version=prior, runs=watch_runs)
+    return applied

@@ -33,9 +33,10 @@ __all__ = [
     "record_signal",
 ]
 
-SignalKind = Literal["gate_failure", "guard_block", "contract_failure", "feedback"]
+SignalKind = Literal["gate_failure", "guard_block", "contract_failure", "feedback", "auto_rollback"]
 """``gate_failure``: a failed case of a run; ``guard_block``: the figure guard blocked a call;
-``contract_failure``: a grounding-contract breach; ``feedback``: a person's report."""
+``contract_failure``: a grounding-contract breach; ``feedback``: a person's report;
+``auto_rollback``: the watch after an auto-apply rolled the change back."""
 
 IDENTIFYING_KEYS = ("rule", "tool", "diagnosis", "message")
 """The payload keys a fingerprint is taken from (with the kind), when present."""

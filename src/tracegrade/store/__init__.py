@@ -2,7 +2,7 @@
 
 :class:`Store` is the protocol the runner, CLI and web UI use. :func:`open_store` opens
 the SQL implementation (a SQLite file by default, PostgreSQL by URL) and migrates it to
-the newest schema; :class:`InMemoryStore` is the fake with the same behaviour.
+the newest schema; :class:`InMemoryStore` is that same SQL store on SQLite in memory.
 See ``docs/store.md``.
 """
 
@@ -46,6 +46,12 @@ from tracegrade.store._records import (
     TouchpointVersionRecord,
     build_baselines,
 )
+from tracegrade.store._shadow import (
+    ShadowComparisonRecord,
+    ShadowStore,
+    WatchRecord,
+    WatchStatus,
+)
 from tracegrade.store._sql import SqlStore, open_store
 from tracegrade.store._url import DEFAULT_URL
 
@@ -74,11 +80,15 @@ __all__ = [
     "RubricScoreRecord",
     "RunRecord",
     "RunStatus",
+    "ShadowComparisonRecord",
+    "ShadowStore",
     "SignalRecord",
     "SqlStore",
     "Store",
     "TouchpointRunPoint",
     "TouchpointVersionRecord",
+    "WatchRecord",
+    "WatchStatus",
     "build_baselines",
     "open_store",
     "rollup_calls",

@@ -26,7 +26,6 @@ __all__ = [
     "CaseResultPage",
     "CaseResultRow",
     "TouchpointRunPoint",
-    "bounded",
     "history_points",
 ]
 
@@ -52,8 +51,8 @@ class CaseResultRow(_Frozen):
 class CaseResultPage(_Frozen):
     """One page of a run's case results, sorted by key (touchpoint, case, repeat).
 
-    The SQL store sorts in the database's collation (PostgreSQL's may differ from plain
-    code-point order for punctuation and case); the in-memory store in Python's.
+    Sorted in the database's collation (PostgreSQL's may differ from plain code-point
+    order for punctuation and case).
 
     Attributes:
         run_id: The run.
@@ -179,7 +178,7 @@ def _row(row: sa.Row[Any]) -> CaseResultRow:
     )
 
 
-def bounded(offset: int, limit: int) -> tuple[int, int]:
+def _bounded(offset: int, limit: int) -> tuple[int, int]:
     """A page's offset (0 or more) and size (1 to ``PAGE_LIMIT_MAX``)."""
     return max(offset, 0), min(max(limit, 1), PAGE_LIMIT_MAX)
 
@@ -197,7 +196,7 @@ class BrowseSql(SqlBase):
         limit: int = 50,
     ) -> CaseResultPage:
         """A page of the run's case results (of one touchpoint, one outcome), by key."""
-        offset, limit = bounded(offset, limit)
+        offset, limit = _bounded(offset, limit)
         where = [case_results.c.run_id == run_id]
         if touchpoint is not None:
             where.append(case_results.c.touchpoint == touchpoint)

@@ -1,9 +1,9 @@
 """The cost ledger's part of the store: one row per model call, and rollups over them.
 
 :class:`CostStore` is the sub-protocol :class:`~tracegrade.store.Store` includes;
-:class:`SqlCosts` implements it in SQL (``SqlStore`` is assembled from it) and
-``MemoryCosts`` (``_memory_costs.py``) in a list, with the same behaviour: both roll up
-with :func:`rollup_calls`, so the numbers agree to the last digit.
+:class:`SqlCosts` implements it in SQL (``SqlStore`` and ``InMemoryStore`` are assembled
+from it); rollups are summed by :func:`rollup_calls`, so every database gives the same
+numbers to the last digit.
 """
 
 from __future__ import annotations
@@ -139,17 +139,6 @@ def rollup_calls(calls: Iterable[AiCallRecord], by: RollupKey) -> list[CostRollu
     ]
 
 
-def matches(
-    call: AiCallRecord, run_id: str | None, touchpoint: str | None, since: datetime | None
-) -> bool:
-    """Whether a call passes the filters (each ``None`` filter passes everything)."""
-    return (
-        (run_id is None or call.run_id == run_id)
-        and (touchpoint is None or call.touchpoint == touchpoint)
-        and (since is None or call.recorded_at >= as_utc(since))
-    )
-
-
 class CostStore(Protocol):
     """The cost ledger: every model call, and rollups per touchpoint, model, day and role."""
 
@@ -236,7 +225,7 @@ class SqlCosts(SqlBase):
         """The filtered calls summed per group (:func:`rollup_calls`), sorted by key.
 
         Summed here rather than in SQL: a UTC day and the sum order are then the same in
-        SQLite, PostgreSQL and the in-memory store.
+        SQLite and PostgreSQL.
         """
         calls = self.ai_calls(run_id=run_id, touchpoint=touchpoint, since=since)
         return rollup_calls(calls, by)

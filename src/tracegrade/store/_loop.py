@@ -1,8 +1,8 @@
 """The improvement loop's part of the store: signals, proposals, file blobs, rubric scores.
 
 :class:`LoopStore` is the sub-protocol :class:`~tracegrade.store.Store` includes;
-:class:`SqlLoop` implements it in SQL (``SqlStore`` is assembled from it) and
-``MemoryLoop`` (``_memory_loop.py``) in dictionaries, with the same behaviour.
+:class:`SqlLoop` implements it in SQL (``SqlStore`` and ``InMemoryStore`` are assembled
+from it).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The errors both stores raise for calls the stored data refuses, worded once."""
+"""The errors the store raises for calls the stored data refuses, worded once."""
 
 from __future__ import annotations
 
@@ -43,4 +43,16 @@ def hashes_changed(touchpoint: str, version: str) -> InputError:
     return InputError(
         f"touchpoint {touchpoint!r} version {version!r} is already recorded with other file hashes",
         fix="bump the touchpoint's version whenever its files change",
+    )
+
+
+SHADOW_LANE = "shadow"
+"""The lane of shadow runs (``tracegrade.evals.SHADOW_LANE``): trials, never baselines."""
+
+
+def shadow_baseline(run_id: str) -> InputError:
+    """A shadow run is a trial of a proposal, never a baseline."""
+    return InputError(
+        f"run {run_id!r} is a shadow run (a trial of a proposal), not a baseline",
+        fix="promote a run of `tracegrade run`",
     )

@@ -8,6 +8,7 @@ from tracegrade.store._browse import BrowseStore
 from tracegrade.store._costs import CostStore
 from tracegrade.store._intake import ReceivedTraceStore
 from tracegrade.store._loop import LoopStore
+from tracegrade.store._shadow import ShadowStore
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -25,11 +26,12 @@ if TYPE_CHECKING:
     )
 
 
-class Store(CostStore, ReceivedTraceStore, BrowseStore, LoopStore, Protocol):
+class Store(CostStore, ReceivedTraceStore, BrowseStore, LoopStore, ShadowStore, Protocol):
     """Runs, case results, baselines and touchpoint versions, written one transaction a call.
 
     Every write is atomic: a process killed mid-write leaves either the whole row or none.
-    Implementations: :class:`SqlStore` (SQLite or PostgreSQL) and :class:`InMemoryStore`.
+    Implementations: :class:`SqlStore` (SQLite or PostgreSQL) and :class:`InMemoryStore`
+    (the same SQL on SQLite in memory).
     Errors: :class:`~tracegrade.errors.InputError` for a call the stored data refuses
     (an unknown run, a duplicate run id), :class:`~tracegrade.errors.InfrastructureError`
     when the database cannot be reached.

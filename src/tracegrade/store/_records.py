@@ -1,7 +1,7 @@
 """What the store keeps: runs, case results, baselines and touchpoint versions.
 
-Every record is a frozen pydantic model, so the SQL store and the in-memory store hand
-back equal values. Timestamps are timezone-aware UTC; they default to now when a record
+Every record is a frozen pydantic model, so SQLite and PostgreSQL hand back equal
+values. Timestamps are timezone-aware UTC; they default to now when a record
 is built, and a caller that needs determinism passes them.
 """
 

@@ -28,6 +28,7 @@ from tracegrade.store._records import (
 )
 from tracegrade.store._rows import result_from_row, run_from_row
 from tracegrade.store._schema import baselines, case_results, runs, touchpoint_versions
+from tracegrade.store._shadow import SqlShadow
 from tracegrade.store._sql_base import SqlBase, json_text
 from tracegrade.store._url import DEFAULT_URL
 
@@ -122,7 +123,7 @@ def _row_version(row: sa.Row[Any]) -> TouchpointVersionRecord:
     )
 
 
-class SqlStore(SqlCosts, SqlIntake, BrowseSql, SqlLoop, SqlBase):
+class SqlStore(SqlCosts, SqlIntake, BrowseSql, SqlLoop, SqlShadow, SqlBase):
     """A :class:`Store` in a SQLite file or a PostgreSQL database.
 
     Opening migrates the database to the newest schema. Each call runs in its own
@@ -271,6 +272,8 @@ class SqlStore(SqlCosts, SqlIntake, BrowseSql, SqlLoop, SqlBase):
                 raise _problems.unknown_run(run_id)
             if row.status != "finished":
                 raise _problems.not_finished(run_id, row.status)
+            if row.lane == _problems.SHADOW_LANE:
+                raise _problems.shadow_baseline(run_id)
             results = connection.execute(
                 sa.select(case_results).where(case_results.c.run_id == run_id)
             )

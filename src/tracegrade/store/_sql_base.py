@@ -18,10 +18,11 @@ import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError
+from sqlalchemy.pool import StaticPool
 
 from tracegrade.errors import InfrastructureError, InputError, MissingExtraError
 from tracegrade.store._migrate import WRITE, upgrade_to_head
-from tracegrade.store._url import display_url, parse_store_url
+from tracegrade.store._url import display_url, in_memory, parse_store_url
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
@@ -63,9 +64,13 @@ def json_text(value: object) -> str:
 
 
 def _sqlite_engine(url: sa.URL) -> sa.Engine:
+    memory = in_memory(url)
     engine = sa.create_engine(
         url,
-        connect_args={"timeout": _BUSY_TIMEOUT_S},
+        # In memory the database lives as long as its connection: one is kept for the
+        # store's life and shared by every thread (the store makes them take turns).
+        poolclass=StaticPool if memory else None,
+        connect_args={"check_same_thread": False} if memory else {"timeout": _BUSY_TIMEOUT_S},
         json_serializer=json_text,
         json_deserializer=orjson.loads,
     )
@@ -76,9 +81,10 @@ def _sqlite_engine(url: sa.URL) -> sa.Engine:
         # migrations are transactional and writers take the lock up front.
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
-        cursor.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_S * 1000}")
-        _enter_wal_mode(cursor)
-        cursor.execute("PRAGMA synchronous = NORMAL")  # durable against a killed process
+        if not memory:  # a file shared with other processes
+            cursor.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_S * 1000}")
+            _enter_wal_mode(cursor)
+            cursor.execute("PRAGMA synchronous = NORMAL")  # durable against a killed process
         cursor.execute("PRAGMA foreign_keys = ON")
         cursor.close()
 
@@ -125,12 +131,17 @@ class SqlBase:
     """
 
     def __init__(self, url: str) -> None:
-        self._url = parse_store_url(url)
+        self._open(parse_store_url(url))
+
+    def _open(self, url: sa.URL) -> None:
+        """Make the engine for a parsed URL and migrate the database to the newest schema."""
+        self._url = url
         self.url = display_url(self._url)
         """The store's URL without its password."""
         with self._database_errors():
             if self._url.drivername == "sqlite":
-                _store_folder(Path(self._url.database or ""), self.url)
+                if not in_memory(self._url):
+                    _store_folder(Path(self._url.database or ""), self.url)
                 self._engine = _sqlite_engine(self._url)
             else:
                 self._engine = sa.create_engine(

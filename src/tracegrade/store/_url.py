@@ -14,6 +14,11 @@ _POSTGRES_SCHEMES = {"postgres", "postgresql", "postgresql+psycopg"}
 _FIX = "use sqlite:///PATH/TO/FILE.db or postgresql+psycopg://USER[:PASSWORD]@HOST[:PORT]/DATABASE"
 
 
+def in_memory(url: sa.URL) -> bool:
+    """Whether a SQLite URL names no file: a database in memory (``InMemoryStore``'s)."""
+    return url.drivername == "sqlite" and url.database in (None, "", ":memory:")
+
+
 def display_url(url: sa.URL) -> str:
     """The URL as it may be printed: any password is replaced by ``***``."""
     return url.render_as_string(hide_password=True)
@@ -24,7 +29,8 @@ def parse_store_url(text: str) -> sa.URL:
 
     Raises:
         InputError: The URL cannot be parsed, its scheme is not SQLite or PostgreSQL,
-            or it names an in-memory SQLite database (which would not outlive a connection).
+            or it names an in-memory SQLite database (whose results would not outlive the
+            command: ``InMemoryStore`` is that store, for tests and other code in one process).
     """
     try:
         url = sa.make_url(text)
@@ -33,10 +39,11 @@ def parse_store_url(text: str) -> sa.URL:
     if url.drivername in _POSTGRES_SCHEMES:
         return url.set(drivername="postgresql+psycopg")
     if url.drivername == "sqlite":
-        if url.database in (None, "", ":memory:"):
+        if in_memory(url):
             raise InputError(
                 f"the store URL {display_url(url)!r} names no SQLite file",
-                fix="give a file, as in sqlite:///results.db, or use InMemoryStore in tests",
+                fix="give a file, as in sqlite:///results.db; in Python, InMemoryStore() is a store"
+                " in memory",
             )
         return url
     raise InputError(

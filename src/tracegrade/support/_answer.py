@@ -13,13 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from tracegrade.claims import form_pattern
-
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping, Sequence
+    from collections.abc import Mapping, Sequence
 
     from tracegrade.claims import AnswerClaim
-    from tracegrade.observations import Observations
+    from tracegrade.observations import Observations, SearchField
     from tracegrade.support._support import Support
 
 __all__ = ["AnswerClaimSupport", "support_answer_claims"]
@@ -41,26 +39,22 @@ class AnswerClaimSupport:
     evidence: tuple[str, ...]
 
 
-def _whole_word(form: str) -> Callable[[str], object]:
-    if not (form[:1].isalnum() or form[-1:].isalnum()):
-        return bool  # no word edge to check: the substring hit is the answer
-    return form_pattern(form).search
+def _ids_by_form(
+    observations: Observations, forms: list[str], fields: tuple[SearchField, ...]
+) -> dict[str, list[str]]:
+    """Per form, the ids of the observations showing it in any of ``fields``, field by field."""
+    found: dict[str, list[str]] = {form: [] for form in forms}
+    for where in fields if forms else ():  # no form: no index to build
+        for form, ids in zip(forms, observations.find_word_ids(forms, where), strict=True):
+            found[form].extend(ids)
+    return found
 
 
-def _support_one(claim: AnswerClaim, observations: Observations) -> AnswerClaimSupport:
-    read: list[str] = []
-    words = [(form, _whole_word(form)) for form in claim.forms]
-    for form, word in words:
-        read.extend(observations.find_word_ids(form, "text", word))
-        read.extend(observations.find_word_ids(form, "source", word))
-    if read:
-        return AnswerClaimSupport(claim, "read", tuple(dict.fromkeys(read)))
-    named: list[str] = []
-    for form, word in words:
-        named.extend(observations.find_word_ids(form, "name", word))
-    if named:
-        return AnswerClaimSupport(claim, "named-only", tuple(dict.fromkeys(named)))
-    return AnswerClaimSupport(claim, "unsupported", ())
+def _shown(claim: AnswerClaim, ids: dict[str, list[str]]) -> tuple[str, ...]:
+    """The ids showing any form of the claim, each once, in form order."""
+    if len(claim.forms) == 1:
+        return tuple(dict.fromkeys(ids[claim.forms[0]]))
+    return tuple(dict.fromkeys(oid for form in claim.forms for oid in ids[form]))
 
 
 def support_answer_claims(
@@ -77,11 +71,26 @@ def support_answer_claims(
             range's two ends share a span), the evidence the figures' index found for it
             (empty: unsourced).
     """
+    worded = [claim for claim in claims if claim.kind != "figure"]
+    # Every form in one search per field; names only for the claims no line shows.
+    read_ids = _ids_by_form(observations, _forms(worded), ("text", "source"))
+    read = [_shown(claim, read_ids) for claim in worded]
+    unread = [claim for claim, shown in zip(worded, read, strict=True) if not shown]
+    named_ids = _ids_by_form(observations, _forms(unread), ("name",))
+    read_of = iter(read)  # in the order of `worded`
     supported: list[AnswerClaimSupport] = []
     for claim in claims:
         if claim.kind == "figure":
             seen = figure_evidence.get((claim.start, claim.end, claim.text), ())
             supported.append(AnswerClaimSupport(claim, "read" if seen else "unsupported", seen))
+        elif evidence := next(read_of):
+            supported.append(AnswerClaimSupport(claim, "read", evidence))
+        elif evidence := _shown(claim, named_ids):
+            supported.append(AnswerClaimSupport(claim, "named-only", evidence))
         else:
-            supported.append(_support_one(claim, observations))
+            supported.append(AnswerClaimSupport(claim, "unsupported", ()))
     return tuple(supported)
+
+
+def _forms(claims: list[AnswerClaim]) -> list[str]:
+    return list(dict.fromkeys(form for claim in claims for form in claim.forms))

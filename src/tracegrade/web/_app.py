@@ -28,6 +28,7 @@ from tracegrade.web import _format
 from tracegrade.web._api import api_router
 from tracegrade.web._otlp import OTLP_PATH, otlp_router
 from tracegrade.web._pages import page_router, render
+from tracegrade.web._proposal import proposal_router
 from tracegrade.web._security import SESSION_COOKIE, AllowedHosts, Security
 from tracegrade.web._views import Context
 
@@ -151,6 +152,7 @@ def create_app(
     app.include_router(api_router)
     app.include_router(otlp_router)  # POST /v1/traces and the received traces
     app.include_router(page_router)
+    app.include_router(proposal_router)  # GET /proposals/{id} and /api/proposals/{id}
 
     @app.middleware("http")
     async def _session_and_headers(

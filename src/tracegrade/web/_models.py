@@ -15,6 +15,7 @@ from tracegrade.store import (
     SignalRecord,
     TouchpointRunPoint,
     TouchpointVersionRecord,
+    WatchRecord,
 )
 
 __all__ = [
@@ -130,6 +131,7 @@ class TouchpointDetail(_Model):
         patterns: Patterns found in its unprocessed signals.
         proposals: Proposed changes, newest first.
         versions: Its recorded versions with file hashes, newest first.
+        watches: Its auto-apply watches and the rollbacks they made, newest first.
     """
 
     summary: TouchpointSummary
@@ -140,6 +142,7 @@ class TouchpointDetail(_Model):
     patterns: tuple[PatternView, ...] = ()
     proposals: tuple[ProposalRecord, ...] = ()
     versions: tuple[TouchpointVersionRecord, ...] = ()
+    watches: tuple[WatchRecord, ...] = ()
 
 
 class RunHeader(_Model):

@@ -255,6 +255,7 @@ def touchpoint_detail(ctx: Context, name: str) -> TouchpointDetail | None:
         patterns=_patterns([signal for signal in signals if not signal.processed]),
         proposals=tuple(store.proposals(name)),
         versions=tuple(store.touchpoint_versions(name)),
+        watches=tuple(store.watches(name)),
     )
 
 
