@@ -11,6 +11,7 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=lower_tables.py");
     println!("cargo:rerun-if-changed=word_tables.py");
+    println!("cargo:rerun-if-changed=char_tables.py");
     println!("cargo:rerun-if-env-changed=PYO3_PYTHON");
     println!("cargo:rerun-if-env-changed=PYTHON_SYS_EXECUTABLE");
     // maturin sets both to the interpreter it builds for; plain cargo uses the one on PATH.
@@ -21,22 +22,23 @@ fn main() {
         Ok(dir) => PathBuf::from(dir),
         Err(error) => fail(&format!("OUT_DIR is not set: {error}")),
     };
-    for (script, table) in [
-        ("lower_tables.py", "lower_tables.rs"),
-        ("word_tables.py", "word_tables.rs"),
-    ] {
-        let out = dir.join(table);
-        let status = Command::new(&python).arg(script).arg(&out).status();
-        match status {
-            Ok(status) if status.success() => {}
-            Ok(status) => fail(&format!("{python} {script} exited with {status}")),
-            Err(error) => fail(&format!(
-                "cannot run {python} ({error}); set PYO3_PYTHON to the Python to build for"
-            )),
-        }
-        if fs::metadata(&out).is_err() {
-            fail(&format!("{script} wrote no table"));
-        }
+    generate(&python, "lower_tables.py", &dir.join("lower_tables.rs"));
+    generate(&python, "char_tables.py", &dir.join("char_tables.rs"));
+    generate(&python, "word_tables.py", &dir.join("word_tables.rs"));
+}
+
+/// Run one table script with `python`, writing Rust source to `out`.
+fn generate(python: &str, script: &str, out: &PathBuf) {
+    let status = Command::new(python).arg(script).arg(out).status();
+    match status {
+        Ok(status) if status.success() => {}
+        Ok(status) => fail(&format!("{python} {script} exited with {status}")),
+        Err(error) => fail(&format!(
+            "cannot run {python} ({error}); set PYO3_PYTHON to the Python to build for"
+        )),
+    }
+    if fs::metadata(out).is_err() {
+        fail(&format!("{script} wrote no table"));
     }
 }
 

@@ -13,10 +13,12 @@
     clippy::string_slice
 )]
 
+pub mod claims;
 pub mod index;
 pub mod json_scan;
 pub mod lower;
 pub mod needles;
+mod py_claims;
 mod py_read;
 pub mod words;
 
@@ -101,5 +103,6 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(py_lower, module)?)?;
     module.add_function(wrap_pyfunction!(py_present_needles, module)?)?;
     py_read::register(module)?;
+    py_claims::register(module)?;
     Ok(())
 }

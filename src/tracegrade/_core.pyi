@@ -2,6 +2,8 @@
 
 from collections.abc import Sequence
 
+from tracegrade.claims._answer_claim import ClaimKind
+
 UNICODE_VERSION: str
 
 def lower(text: str) -> str: ...
@@ -13,6 +15,22 @@ class TextIndex:
     def __init__(self, pieces: Sequence[str], counts: Sequence[int]) -> None: ...
     def search(self, needle: str) -> list[tuple[int, int]] | None: ...
     def find_words(self, forms: Sequence[str]) -> list[list[tuple[int, int]] | None]: ...
+
+class ClaimScanner:
+    def __init__(
+        self,
+        words: dict[str, list[str]],
+        places: list[list[str]],
+        abbreviations: list[list[str]],
+        numbers: list[tuple[str, int]],
+    ) -> None: ...
+    def scan(
+        self, answer: str
+    ) -> (
+        tuple[list[tuple[ClaimKind, str, str, int, int, tuple[str, ...], bool, bool]], list[int]]
+        | None
+    ): ...
+    def hedged_spans(self, answer: str) -> list[tuple[int, int]] | None: ...
 
 def json_depth_within(data: bytes | str, limit: int) -> bool: ...
 def redaction_scan(values: object, needles: list[str]) -> tuple[list[int], list[str]]: ...

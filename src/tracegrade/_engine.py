@@ -2,9 +2,10 @@
 
 ``TRACEGRADE_CORE=python`` selects the Python implementation, the executable specification
 of every rule the core ports; unset (or ``compiled``) selects the extension
-``tracegrade._core`` (rust/). tests/observations/test_index_engines.py and
-test_engines_corpus.py hold both to the same results. The extension is
-imported on first use only, so commands that never search a trace do not load it.
+``tracegrade._core`` (rust/). tests/observations/test_index_engines.py,
+test_engines_corpus.py and tests/claims/test_scan_engines.py hold both to the same
+results. The extension is imported on first use only, so commands that never search a
+trace do not load it.
 """
 
 from __future__ import annotations

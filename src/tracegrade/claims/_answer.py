@@ -12,7 +12,6 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from tracegrade.claims._answer_claim import AnswerClaim, shown_in
-from tracegrade.claims._scan import mark_hedged, scan_claims
 from tracegrade.figures import FigureIndex, extract_figures
 
 if TYPE_CHECKING:
@@ -57,6 +56,9 @@ def extract_answer_claims(answer: str, *, asked: Sequence[str] = ()) -> tuple[An
         answer: The final answer.
         asked: The user's own messages: a claim they already hold is marked ``given``.
     """
+    # The scanners compile many patterns at import; grading against a question never runs them.
+    from tracegrade.claims._scan import mark_hedged, scan_claims  # noqa: PLC0415 - see above
+
     figures = extract_figures(answer)
     # Figures guess too ("most likely 45 days"): one hedge rule for every kind.
     claims = mark_hedged(answer, [_figure_claim(figure) for figure in figures])

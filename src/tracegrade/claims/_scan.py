@@ -29,6 +29,7 @@ from tracegrade.claims._scan_code import (
     quote_claim,
     url_claim,
 )
+from tracegrade.claims._scan_core import compiled_scanner
 from tracegrade.claims._scan_names import clean_word, name_claim, split_name
 from tracegrade.claims._scan_prose import (
     iso_date_claim,
@@ -42,11 +43,13 @@ from tracegrade.claims._scan_prose import (
 )
 from tracegrade.claims._scan_words import (
     CONNECTORS,
+    EXTENSIONS,
     HEDGE_WORDS,
     MONTH_ABBREVIATIONS,
     MONTHS,
     QUANTITY_STOP_NOUNS,
     TITLES,
+    TLDS,
     WEEKDAYS,
 )
 from tracegrade.figures._numbers import (
@@ -59,25 +62,10 @@ from tracegrade.figures._numbers import (
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-__all__ = ["mark_hedged", "scan_claims"]
-
-
-def _split(text: str) -> list[str]:
-    return text.split()
+__all__ = ["mark_hedged", "reference_scan_claims", "scan_claims"]
 
 
 # --- Pieces -----------------------------------------------------------------------------------
-
-_EXTENSIONS = _split(
-    "py pyi ipynb ts tsx js jsx mjs cjs json jsonl md mdx rst txt toml yaml yml ini cfg "
-    "conf env lock csv tsv xml html htm css scss sql sh bash zsh ps1 bat rs go java kt kts "
-    "swift c h cc cpp hpp cs rb php pl lua r jl scala dart vue svelte proto graphql tf log "
-    "pdf png jpg jpeg gif svg webp avif ico zip gz tar whl parquet db sqlite"
-)
-_TLDS = _split(
-    "com org net edu gov mil int io ai dev app co uk us de fr es it nl be ch at se no dk fi "
-    "pl cz ru ua jp cn kr in au nz ca br mx ar za eu info biz me tv ly gg xyz tech site"
-)
 
 
 def _words(words: list[str]) -> str:
@@ -140,12 +128,12 @@ _SHAPES = (
     # Not inside a run of its own characters: each run is scanned once, so the scan is linear.
     r"(?P<path>(?<![\w/.:@+-])(?:~|\.{1,2})?/?(?:[\w@+-][\w.@+-]*/)+[\w.@+-]*)",
     (
-        rf"(?P<file>(?<![\w/.-])\.?[\w-]+(?:\.[\w-]+)*\.(?:{_words(_EXTENSIONS)})"
+        rf"(?P<file>(?<![\w/.-])\.?[\w-]+(?:\.[\w-]+)*\.(?:{_words(list(EXTENSIONS))})"
         r"(?![\w-]|\.\w))"
     ),
     r"(?P<extension>(?<![\w.])\.[a-z][a-z0-9]{1,5}(?![\w.-]))",
     (
-        rf"(?P<domain>(?<![\w.@-])(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+(?:{_words(_TLDS)})"
+        rf"(?P<domain>(?<![\w.@-])(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+(?:{_words(list(TLDS))})"
         r"(?![\w-]|\.\w))"
     ),
     r"(?P<snake>(?<![\w.])[A-Za-z][A-Za-z0-9]*+(?:_[A-Za-z0-9]++)++(?!\w|\.\w))",
@@ -247,7 +235,7 @@ def _hedged_spans(answer: str) -> list[tuple[int, int]]:
 
 # --- The scan ---------------------------------------------------------------------------------
 
-_DOMAIN_HEAD = re.compile(rf"(?:[\w-]+\.)+(?:{_words(_TLDS)})/", re.IGNORECASE)
+_DOMAIN_HEAD = re.compile(rf"(?:[\w-]+\.)+(?:{_words(list(TLDS))})/", re.IGNORECASE)
 
 
 def _path_or_url(match: re.Match[str]) -> AnswerClaim | None:
@@ -375,7 +363,12 @@ def _name_claims(answer: str, names: list[_NameRun]) -> list[AnswerClaim]:
 
 def mark_hedged(answer: str, claims: list[AnswerClaim]) -> list[AnswerClaim]:
     """The claims, those inside a sentence that guesses marked ``hedged``."""
-    hedged = _hedged_spans(answer)
+    scanner = compiled_scanner()
+    spans = scanner.hedged_spans(answer) if scanner is not None else None
+    return _marked(_hedged_spans(answer) if spans is None else spans, claims)
+
+
+def _marked(hedged: list[tuple[int, int]], claims: list[AnswerClaim]) -> list[AnswerClaim]:
     if not hedged:
         return claims
     starts = [span[0] for span in hedged]
@@ -396,9 +389,24 @@ def scan_claims(answer: str) -> list[AnswerClaim]:
     Backticked code and quotes come first (they win over the claims they hold), then every
     other claim in answer order; :func:`~tracegrade.claims.extract_answer_claims` drops a
     claim that overlaps one taken before it. Claims in a sentence that guesses ("likely",
-    "might", "try opening") are marked ``hedged``.
+    "might", "try opening") are marked ``hedged``. The compiled core (rust/src/claims/)
+    scans unless ``TRACEGRADE_CORE=python``; :func:`reference_scan_claims` is its reference.
     """
+    scanner = compiled_scanner()
+    found = scanner.scan(answer) if scanner is not None else None
+    if found is None:  # the reference engine, a lone surrogate, or an answer it raises on
+        return reference_scan_claims(answer)
+    fields, wide = found
+    claims = [AnswerClaim(*claim) for claim in fields]
+    for at in wide:  # a non-ASCII raw text: its Unicode forms, as the reference adds them
+        claims[at] = _with_unicode_forms(claims[at])
+    return claims
+
+
+def reference_scan_claims(answer: str) -> list[AnswerClaim]:
+    """:func:`scan_claims` in Python only: the executable reference of the compiled scan."""
     enclosing, claims, names = _scan(answer)
     claims += _name_claims(answer, names)
     claims.sort(key=lambda claim: claim.start)
-    return mark_hedged(answer, [_with_unicode_forms(claim) for claim in enclosing + claims])
+    found = [_with_unicode_forms(claim) for claim in enclosing + claims]
+    return _marked(_hedged_spans(answer), found)

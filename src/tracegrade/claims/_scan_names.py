@@ -15,27 +15,36 @@ import re
 from tracegrade.claims._answer_claim import AnswerClaim
 from tracegrade.claims._scan_words import COMMON_WORDS, CONNECTORS, PLACE_GROUPS, TITLES
 
-__all__ = ["clean_word", "name_claim", "name_forms", "split_name"]
+__all__ = [
+    "COMPASS",
+    "NOT_NAMES",
+    "PLAIN_ABBREVIATIONS",
+    "SUFFIXES",
+    "clean_word",
+    "name_claim",
+    "name_forms",
+    "split_name",
+]
 
 _POSSESSIVE = re.compile(r"['\u2019]s?$")
 _LOWER_TAIL = re.compile(r"-[a-z][\w'\u2019-]*$")  # "Bolton-born", "Nobel-winning"
 _SPELLING = re.compile(r"(?<=[a-z])i([sz])(?=ation|e|ed|es|ing)")
 _PLACES = {alias.lower(): group for group in PLACE_GROUPS for alias in group}
-_NOT_NAMES = frozenset({"I", "I'm", "I've", "I'll", "I'd"})
+NOT_NAMES = frozenset({"I", "I'm", "I've", "I'll", "I'd"})
 # Abbreviations written in capitals that are words, not names, in prose.
-_PLAIN_ABBREVIATIONS = frozenset(
+PLAIN_ABBREVIATIONS = frozenset(
     {"tv", "pm", "am", "ok", "id", "faq", "diy", "vs", "etc", "est", "edt", "pst", "pdt", "cst",
      "cdt", "gmt", "utc", "bst", "cet"}
 )  # fmt: skip
 _PLAIN_WORDS = COMMON_WORDS | TITLES
-_COMPASS = frozenset({"northern", "southern", "eastern", "western"})
+COMPASS = frozenset({"northern", "southern", "eastern", "western"})
 _SIGNIFICANT_LENGTH = 4
 _MAX_COMBINED = 32
 _DERIVED_LENGTH = 5
 
 
 # Left out by sources as often as written: "Chris Eubank Jr", "Aberdeen FC", "Acme Inc".
-_SUFFIXES = frozenset(
+SUFFIXES = frozenset(
     {"jr", "jr.", "sr", "sr.", "ii", "iii", "iv", "fc", "afc", "cf", "sc", "inc", "ltd", "plc",
      "llc", "corp", "co"}
 )  # fmt: skip
@@ -53,7 +62,7 @@ def split_name(words: list[tuple[str, int]]) -> list[list[tuple[str, int]]]:
         return []
     names: list[list[tuple[str, int]]] = [[]]
     for word, at in words:
-        if word.isupper() and word.lower() in _PLAIN_ABBREVIATIONS:
+        if word.isupper() and word.lower() in PLAIN_ABBREVIATIONS:
             names.append([])
             continue
         names[-1].append((word, at))
@@ -74,7 +83,7 @@ def _place_variants(word: str) -> list[str]:
     """The place words of one name word: ``Belgian``: ``Belgium``; ``Western``: ``West``."""
     lowered = word.lower()
     variants = list(_PLACES.get(lowered, ()))
-    if lowered in _COMPASS:
+    if lowered in COMPASS:
         variants.append(word[: -len("ern")])
     return variants
 
@@ -119,7 +128,7 @@ def name_forms(words: tuple[str, ...]) -> tuple[str, ...]:
     """
     text = " ".join(words)
     forms = [text, *_PLACES.get(text.lower(), ())]
-    if len(words) > 1 and words[-1].lower() in _SUFFIXES:
+    if len(words) > 1 and words[-1].lower() in SUFFIXES:
         words = words[:-1]
         forms.append(" ".join(words))
     parts = [word for word in words if word.lower() not in CONNECTORS]
@@ -149,7 +158,7 @@ def name_forms(words: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def _is_abbreviation(word: str) -> bool:
-    return word.isupper() and (len(word) < 3 or word.lower() in _PLAIN_ABBREVIATIONS)
+    return word.isupper() and (len(word) < 3 or word.lower() in PLAIN_ABBREVIATIONS)
 
 
 def name_claim(
@@ -192,7 +201,7 @@ def name_claim(
         return None
     if len(capitalised) == 1:
         single = capitalised[0]
-        if len(single) < 2 or single.replace("\u2019", "'") in _NOT_NAMES:
+        if len(single) < 2 or single.replace("\u2019", "'") in NOT_NAMES:
             return None
         if sentence_start and single not in named:
             return None

@@ -9,18 +9,24 @@ from __future__ import annotations
 __all__ = [
     "COMMON_WORDS",
     "CONNECTORS",
+    "EXTENSIONS",
     "HEDGE_WORDS",
     "MONTHS",
     "MONTH_ABBREVIATIONS",
     "PLACE_GROUPS",
     "QUANTITY_STOP_NOUNS",
     "TITLES",
+    "TLDS",
     "WEEKDAYS",
 ]
 
 
 def _word_set(text: str) -> frozenset[str]:
     return frozenset(text.split())
+
+
+def _word_tuple(text: str) -> tuple[str, ...]:
+    return tuple(text.split())
 
 
 MONTHS = (
@@ -127,3 +133,19 @@ PLACE_GROUPS: tuple[tuple[str, ...], ...] = (
     ("Malta", "Maltese"), ("Monaco", "Monegasque"), ("Congo", "Congolese"),
     ("Ghana", "Ghanaian"), ("Mali", "Malian"), ("Qatar", "Qatari"), ("Oman", "Omani"),
 )  # fmt: skip
+
+# Extensions of the files answers name ("config.ts"), and top-level domains of bare domains.
+EXTENSIONS = _word_tuple(
+    """
+    py pyi ipynb ts tsx js jsx mjs cjs json jsonl md mdx rst txt toml yaml yml ini cfg conf
+    env lock csv tsv xml html htm css scss sql sh bash zsh ps1 bat rs go java kt kts swift c
+    h cc cpp hpp cs rb php pl lua r jl scala dart vue svelte proto graphql tf log pdf png jpg
+    jpeg gif svg webp avif ico zip gz tar whl parquet db sqlite
+    """
+)
+TLDS = _word_tuple(
+    """
+    com org net edu gov mil int io ai dev app co uk us de fr es it nl be ch at se no dk fi pl
+    cz ru ua jp cn kr in au nz ca br mx ar za eu info biz me tv ly gg xyz tech site
+    """
+)

@@ -12,6 +12,7 @@ import re
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
+from tracegrade._lazy_pattern import LazyPattern
 from tracegrade.figures._model import Figure, FigureKind, Hedge
 from tracegrade.figures._numbers import (
     NUMBER_WORDS,
@@ -130,10 +131,10 @@ _WORD_LED = re.compile(
 )
 _PATTERNS = (_SYMBOL_LED, _WORD_LED)
 # For the rare text whose lower-case form has another length (e.g. "İ"): slower, same matches.
-_PATTERNS_ANY_CASE = tuple(re.compile(p.pattern, re.IGNORECASE) for p in _PATTERNS)
+_PATTERNS_ANY_CASE = tuple(LazyPattern(p.pattern, re.IGNORECASE) for p in _PATTERNS)
 
 # The numbers inside a matched range of values ("5-10", "thirty (30)", "$5-$10").
-_VALUE_PART = re.compile(
+_VALUE_PART = LazyPattern(
     rf"(?P<digits>{_NUM})|(?P<words>{SPELLED})\b(?:\s*\(\s*(?P<repeat>{_NUM})\s*\))?",
     re.IGNORECASE,
 )
@@ -255,7 +256,7 @@ def _matches(text: str) -> Iterator[re.Match[str]]:
     if len(lowered) == len(text):  # every character lower-cased to one: same positions
         symbol_led, word_led = _PATTERNS
     else:
-        symbol_led, word_led = _PATTERNS_ANY_CASE
+        symbol_led, word_led = (pattern.compiled for pattern in _PATTERNS_ANY_CASE)
         lowered = text
     words = list(word_led.finditer(lowered))
     if not words:  # the common case: no section word, currency code or number word

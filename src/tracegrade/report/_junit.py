@@ -10,11 +10,12 @@ write and GitLab shows; servers that do not know them ignore them.
 
 from __future__ import annotations
 
-import re
-import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING
 
+from tracegrade._lazy_pattern import LazyPattern
+
 if TYPE_CHECKING:
+    import xml.etree.ElementTree as ET
     from collections.abc import Sequence
 
     from tracegrade.report._ci import CiCase
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 __all__ = ["junit_xml"]
 
 # Characters XML 1.0 cannot hold at all, even escaped (trace text can contain them).
-_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+_NOT_XML = LazyPattern("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
 def _xml_text(text: str) -> str:
@@ -43,6 +44,8 @@ def _counts(cases: Sequence[CiCase]) -> dict[str, str]:
 
 
 def _testcase(parent: ET.Element, case: CiCase) -> None:
+    import xml.etree.ElementTree as ET  # noqa: PLC0415 - only a JUnit report loads it
+
     attributes = {"classname": _xml_text(case.classname), "name": _xml_text(case.name)}
     if case.time is not None:
         attributes["time"] = _seconds(case.time)
@@ -62,6 +65,8 @@ def _testcase(parent: ET.Element, case: CiCase) -> None:
 
 def junit_xml(name: str, cases: Sequence[CiCase], *, time: float | None = None) -> str:
     """The JUnit XML document of one test suite named ``name``; ``time``: its seconds."""
+    import xml.etree.ElementTree as ET  # noqa: PLC0415 - only a JUnit report loads it
+
     root = ET.Element("testsuites", {"name": _xml_text(name), **_counts(cases)})
     suite = ET.SubElement(
         root,

@@ -1,0 +1,62 @@
+//! The claim scanners (`tracegrade.claims._scan.scan_claims`), ported from the Python
+//! reference rule for rule: every claim of an answer but its figures, with the same kind,
+//! raw text, normalised text, code-point offsets, forms and hedge flag.
+//!
+//! The reference is one backtracking regular expression; here each of its alternatives is
+//! plain code over the answer's characters (`shapes`), trying the same paths in the same
+//! order, with CPython's character classes (`chars`). The word lists stay in Python
+//! (claims/_scan_words.py and friends) and are handed over once, as a [`Lexicon`].
+
+pub mod chars;
+mod code;
+mod hedge;
+mod lexicon;
+mod names;
+mod prose;
+mod scan;
+mod shapes;
+mod text;
+
+pub use hedge::hedged_spans;
+pub use lexicon::Lexicon;
+pub use scan::scan_claims;
+
+/// One claim, as `tracegrade.claims.AnswerClaim` holds it (offsets in code points).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Claim {
+    pub kind: &'static str,
+    pub raw: String,
+    pub text: String,
+    pub start: usize,
+    pub end: usize,
+    pub forms: Vec<String>,
+    pub hedged: bool,
+}
+
+impl Claim {
+    fn new(
+        kind: &'static str,
+        raw: String,
+        text: String,
+        start: usize,
+        forms: Vec<String>,
+    ) -> Self {
+        let end = start + raw.chars().count();
+        Self {
+            kind,
+            raw,
+            text,
+            start,
+            end,
+            forms,
+            hedged: false,
+        }
+    }
+}
+
+/// `list(dict.fromkeys(forms))`: the forms in order, each once.
+fn unique(mut forms: Vec<String>) -> Vec<String> {
+    let mut seen = std::collections::HashSet::with_capacity(forms.len());
+    forms.retain(|form| seen.insert(form.clone()));
+    forms
+}

@@ -1,0 +1,84 @@
+//! The border of the claim scanners (`tracegrade.claims._scan`): conversion only.
+
+use std::collections::HashMap;
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyString, PyTuple};
+
+use crate::claims::{self, Lexicon};
+
+/// One claim as `AnswerClaim`'s fields: `(kind, raw, text, start, end, forms, hedged, given)`.
+type ClaimTuple<'py> = (
+    &'static str,
+    String,
+    String,
+    usize,
+    usize,
+    Bound<'py, PyTuple>,
+    bool,
+    bool,
+);
+
+/// The claim scanners with their word lists (`tracegrade.claims._scan_engine`).
+#[pyclass(name = "ClaimScanner", module = "tracegrade._core", frozen)]
+struct PyClaimScanner {
+    lexicon: Lexicon,
+}
+
+#[pymethods]
+impl PyClaimScanner {
+    #[new]
+    fn new(
+        words: HashMap<String, Vec<String>>,
+        places: Vec<Vec<String>>,
+        abbreviations: Vec<Vec<String>>,
+        numbers: Vec<(String, u32)>,
+    ) -> PyResult<Self> {
+        let lexicon =
+            Lexicon::new(&words, places, abbreviations, &numbers).map_err(PyValueError::new_err)?;
+        Ok(Self { lexicon })
+    }
+
+    /// The claims of `answer` but figures, and which of them have a non-ASCII raw text (their
+    /// Unicode forms are added in Python); `None` when only the reference can say: a lone
+    /// surrogate (no Rust string holds one), or an answer the reference raises on.
+    fn scan<'py>(
+        &self,
+        answer: &Bound<'py, PyString>,
+    ) -> PyResult<Option<(Vec<ClaimTuple<'py>>, Vec<usize>)>> {
+        let Ok(text) = answer.to_str() else {
+            return Ok(None);
+        };
+        let Ok(found) = claims::scan_claims(text, &self.lexicon) else {
+            return Ok(None);
+        };
+        let wide = found
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| !c.raw.is_ascii())
+            .map(|(i, _)| i);
+        let wide = wide.collect();
+        let py = answer.py();
+        let tuples = found
+            .into_iter()
+            .map(|c| {
+                let forms = PyTuple::new(py, c.forms)?;
+                Ok((
+                    c.kind, c.raw, c.text, c.start, c.end, forms, c.hedged, false,
+                ))
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        Ok(Some((tuples, wide)))
+    }
+
+    /// The hedged sentences of `answer` as `(start, end)`, or `None` for a lone surrogate.
+    fn hedged_spans(&self, answer: &Bound<'_, PyString>) -> Option<Vec<(usize, usize)>> {
+        let text: Vec<char> = answer.to_str().ok()?.chars().collect();
+        Some(claims::hedged_spans(&text, &self.lexicon))
+    }
+}
+
+pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_class::<PyClaimScanner>()
+}
