@@ -11,7 +11,7 @@ use std::collections::HashSet;
 use memchr::memchr2;
 
 use crate::lower::lower_into;
-use crate::needles::present_in_lowered;
+use crate::needles::Search;
 
 /// Where the string that opens at `start` (the byte after its `"`) closes: the index of the
 /// closing quote. `None`: the text ends inside it.
@@ -66,41 +66,53 @@ pub struct Scan {
     pub keys: Vec<String>,
 }
 
-/// Gathers a trace's string values (lower-cased, joined with NULs) and keys, as the
-/// reference does (`tracegrade.redact._scan`), then looks for the needles in one pass.
+/// Looks for needles in a trace's string values, lower-cased, and gathers its keys, as the
+/// reference does over the values joined with NULs (`tracegrade.redact._scan`).
 ///
 /// Text rules only ever run on string values, never on keys (a key is redacted by its name),
-/// so keys are kept apart. The caller walks the values and hands each string over.
-#[derive(Default)]
+/// so keys are kept apart. The caller walks the values and hands each string over; each is
+/// lower-cased and searched as it comes, so no joined copy of the trace is built,
+/// unless a needle holds a NUL and could span two values.
 pub struct Collector {
-    values: String,
+    search: Search,
+    joined: Option<String>,
+    scratch: String,
     keys: HashSet<String>,
     first: bool,
 }
 
 impl Collector {
-    /// An empty collector.
-    pub fn new() -> Self {
-        Self {
+    /// A collector looking for `needles`.
+    pub fn new(needles: &[String]) -> Result<Self, String> {
+        Ok(Self {
+            search: Search::new(needles)?,
+            joined: needles
+                .iter()
+                .any(|needle| needle.contains('\0'))
+                .then(String::new),
+            scratch: String::new(),
+            keys: HashSet::new(),
             first: true,
-            ..Self::default()
-        }
+        })
     }
 
-    /// A string value, lower-cased as CPython's `str.lower` does, after a NUL unless first.
+    /// A string value.
     pub fn value(&mut self, text: &str) {
-        if !self.first {
-            self.values.push('\0');
-        }
-        self.first = false;
-        if text.is_ascii() {
-            let start = self.values.len();
-            self.values.push_str(text);
-            if let Some((_, appended)) = self.values.as_mut_str().split_at_mut_checked(start) {
-                appended.make_ascii_lowercase();
+        let first = std::mem::replace(&mut self.first, false);
+        if let Some(joined) = self.joined.as_mut() {
+            if !first {
+                joined.push('\0');
             }
-        } else {
-            lower_into(text, &mut self.values);
+            lower_into(text, joined);
+        } else if !self.search.done() {
+            self.scratch.clear();
+            if text.is_ascii() {
+                self.scratch.push_str(text);
+                self.scratch.make_ascii_lowercase();
+            } else {
+                lower_into(text, &mut self.scratch);
+            }
+            self.search.lowered(&self.scratch);
         }
     }
 
@@ -113,11 +125,14 @@ impl Collector {
 
     /// The needles found in the values (an empty one always is, as `"" in text` in
     /// Python), and the keys.
-    pub fn finish(self, needles: &[String]) -> Result<Scan, String> {
-        Ok(Scan {
-            present: present_in_lowered(&self.values, needles)?,
+    pub fn finish(mut self) -> Scan {
+        if let Some(joined) = self.joined.take() {
+            self.search.lowered(&joined);
+        }
+        Scan {
+            present: self.search.found(),
             keys: self.keys.into_iter().collect(),
-        })
+        }
     }
 }
 
@@ -147,14 +162,14 @@ mod tests {
     }
 
     fn collected(values: &[&str], keys: &[&str], words: &[&str]) -> Result<Scan, String> {
-        let mut collector = Collector::new();
+        let mut collector = Collector::new(&needles(words))?;
         for value in values {
             collector.value(value);
         }
         for key in keys {
             collector.key(key);
         }
-        collector.finish(&needles(words))
+        Ok(collector.finish())
     }
 
     #[test]
@@ -184,6 +199,16 @@ mod tests {
     fn non_ascii_values_lower_case_as_python() {
         // U+212A KELVIN SIGN lower-cases to ASCII "k"; U+0130 to "i" and a combining dot.
         let found = collected(&["\u{212A}EY", "\u{130}D"], &[], &["key", "i\u{307}d", ""]);
+        assert_eq!(found.map(|scan| scan.present), Ok(vec![0, 1, 2]));
+    }
+
+    #[test]
+    fn ascii_values_are_searched_in_any_case_and_others_lowered() {
+        let found = collected(
+            &["BeArEr x", "SK-\u{e9}", "\u{c9}T\u{c9}"],
+            &[],
+            &["bearer", "sk-\u{e9}", "\u{e9}t\u{e9}"],
+        );
         assert_eq!(found.map(|scan| scan.present), Ok(vec![0, 1, 2]));
     }
 

@@ -62,9 +62,9 @@ fn py_redaction_scan(
     values: &Bound<'_, PyAny>,
     needles: Vec<String>,
 ) -> PyResult<(Vec<usize>, Vec<String>)> {
-    let mut collector = Collector::new();
+    let mut collector = Collector::new(&needles).map_err(PyValueError::new_err)?;
     collect(values, &mut collector)?;
-    let found = collector.finish(&needles).map_err(PyValueError::new_err)?;
+    let found = collector.finish();
     Ok((found.present, found.keys))
 }
 
