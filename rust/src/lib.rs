@@ -17,10 +17,12 @@ pub mod chars;
 pub mod claims;
 pub mod figures;
 pub mod index;
+pub mod json_scan;
 pub mod lower;
 pub mod needles;
 mod py_claims;
 mod py_figures;
+mod py_read;
 pub mod words;
 
 use pyo3::exceptions::PyValueError;
@@ -103,6 +105,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<PyTextIndex>()?;
     module.add_function(wrap_pyfunction!(py_lower, module)?)?;
     module.add_function(wrap_pyfunction!(py_present_needles, module)?)?;
+    py_read::register(module)?;
     py_claims::register(module)?;
     py_figures::register(module)?;
     Ok(())

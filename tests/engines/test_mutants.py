@@ -19,7 +19,7 @@ from tests.engines.test_generated import DEFAULT_INPUTS
 from tracegrade import _core
 from tracegrade._engine import compiled_core
 from tracegrade.observations import _index
-from tracegrade.redact import _redactor
+from tracegrade.redact import _scan, _trace
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -43,8 +43,8 @@ class _CoreIndexMissingLaterHits:
 
 _REAL_TEXT_INDEX = _core.TextIndex
 _REAL_HITS = _index._hits
-_REAL_PRESENT = _redactor.present_triggers
-_REAL_NEEDLES = _core.present_needles
+_REAL_SCAN = _scan.scan_values
+_REAL_CORE_SCAN = _core.redaction_scan
 
 
 def _reference_drops_the_last_hit(patch: pytest.MonkeyPatch) -> None:
@@ -57,11 +57,12 @@ def _reference_folds_case(patch: pytest.MonkeyPatch) -> None:
 
 
 def _reference_misses_a_trigger(patch: pytest.MonkeyPatch) -> None:
-    def mutant(text: str, triggers: tuple[str, ...]) -> set[str]:
-        found = _REAL_PRESENT(text, triggers)
-        return found - {"bearer"} if compiled_core() is None else found
+    # redact_trace narrows its rules by what scan_values finds in the trace.
+    def mutant(values: Any, triggers: tuple[str, ...]) -> tuple[set[str], set[str]]:
+        found, keys = _REAL_SCAN(values, triggers)
+        return (found - {"bearer"} if compiled_core() is None else found), keys
 
-    patch.setattr(_redactor, "present_triggers", mutant)
+    patch.setattr(_trace, "scan_values", mutant)
 
 
 def _core_misses_later_hits(patch: pytest.MonkeyPatch) -> None:
@@ -69,20 +70,27 @@ def _core_misses_later_hits(patch: pytest.MonkeyPatch) -> None:
 
 
 def _core_misses_the_last_needle(patch: pytest.MonkeyPatch) -> None:
-    patch.setattr(_core, "present_needles", lambda text, needles: _REAL_NEEDLES(text, needles)[:-1])
+    def mutant(values: Any, needles: list[str]) -> tuple[list[int], list[str]]:
+        present, keys = _REAL_CORE_SCAN(values, needles)
+        return present[:-1], keys
+
+    patch.setattr(_core, "redaction_scan", mutant)
 
 
 _ASCII_LOWER = {code: code + 32 for code in range(ord("A"), ord("Z") + 1)}
 
 
 def _core_lowers_ascii_only(patch: pytest.MonkeyPatch) -> None:
-    # As rust/src/needles.rs with `text.to_ascii_lowercase()` for `lower(text)`: tried on
-    # the Rust source too, and caught the same way.
-    def mutant(text: str, needles: list[str]) -> list[int]:
-        lowered = text.translate(_ASCII_LOWER)
-        return [index for index, needle in enumerate(needles) if needle in lowered]
+    # As rust/src/json_scan.rs with `make_ascii_lowercase` for `lower_into` on non-ASCII
+    # values: tried on the Rust source too, and caught the same way.
+    def mutant(values: Any, needles: list[str]) -> tuple[list[int], list[str]]:
+        strings: list[str] = []
+        keys: set[str] = set()
+        _scan._collect(values, strings, keys)
+        lowered = "\x00".join(strings).translate(_ASCII_LOWER)
+        return [index for index, needle in enumerate(needles) if needle in lowered], list(keys)
 
-    patch.setattr(_core, "present_needles", mutant)
+    patch.setattr(_core, "redaction_scan", mutant)
 
 
 MUTANTS: dict[str, Callable[[pytest.MonkeyPatch], None]] = {

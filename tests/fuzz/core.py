@@ -11,7 +11,10 @@ a target, the rest is its data:
 - ``lower``: the core must lower-case like ``str.lower``;
 - ``present_needles``: the core's triggers must equal the reference's;
 - the public path under the compiled engine: the bytes read as a trace file, every trace
-  graded with no question; a TracegradeError is a refusal, anything else a crash.
+  graded with no question; a TracegradeError is a refusal, anything else a crash;
+- ``json_depth_within``: any bytes are counted without a crash, and on JSON the verdict
+  (confirmed on the value when too deep, as ``parsed_depth_within`` does) is the walk's;
+- ``redaction_scan``: the triggers and keys of any JSON value must equal the reference's.
 
 A PanicException (a Rust panic, which PyO3 raises as a BaseException) or any other
 exception escapes, and libFuzzer reports it as a crash and exits non-zero. The seeds are
@@ -29,13 +32,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import atheris
+import orjson
 
 os.environ["TRACEGRADE_CORE"] = "compiled"
 with atheris.instrument_imports(include=["tracegrade"]):
     from tracegrade import _core
     from tracegrade.errors import TracegradeError
     from tracegrade.observations._index import TextIndex, entry_text
+    from tracegrade.redact._scan import scan_values
     from tracegrade.traces import read_traces, trace_readers
+    from tracegrade.traces._limits import depth_within
     from tracegrade.verdicts import grade
 
     for _reader in trace_readers():  # the lazily imported readers, instrumented too
@@ -91,11 +97,44 @@ def _pipeline(data: atheris.FuzzedDataProvider) -> None:
         pass  # refused, with a message naming the input
 
 
+def _depth(data: atheris.FuzzedDataProvider) -> None:
+    limit = data.ConsumeIntInRange(0, 260)
+    raw = data.ConsumeBytes(data.remaining_bytes())
+    counted = _core.json_depth_within(raw, limit)  # any bytes: counted, never a crash
+    try:
+        value = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return
+    if counted and not depth_within(value, limit):  # too deep is confirmed on the value
+        msg = f"json_depth_within({raw!r}, {limit}) passed a value nested too deeply"
+        raise AssertionError(msg)
+
+
+def _scan(data: atheris.FuzzedDataProvider) -> None:
+    needles = tuple(_texts(data, 6))
+    try:
+        values = [orjson.loads(data.ConsumeBytes(data.remaining_bytes()))]
+    except orjson.JSONDecodeError:
+        return
+    compiled = scan_values(values, needles)
+    os.environ["TRACEGRADE_CORE"] = "python"
+    try:
+        reference = scan_values(values, needles)
+    finally:
+        os.environ["TRACEGRADE_CORE"] = "compiled"
+    if compiled != reference:
+        msg = f"redaction_scan({values!r}, {needles!r}) differs"
+        raise AssertionError(msg)
+
+
+# New targets go last: a seed's first byte keeps picking the target it was written for.
 _TARGETS: tuple[Callable[[atheris.FuzzedDataProvider], None], ...] = (
     _index,
     _lower,
     _needles,
     _pipeline,
+    _depth,
+    _scan,
 )
 
 
@@ -112,6 +151,9 @@ def _seed_corpus(folder: Path) -> None:
             (folder / f"{item.number:05d}").write_bytes(b"\x03" + item.data)
     for target in range(3):
         (folder / f"primitive-{target}").write_bytes(bytes([target]) + "İK Σ ß sk- bearer".encode())
+    json = '{"max_tokens": [[1], {"k]": "İK Σ \\"[ bearer"}], "a": "sk-"}'.encode()
+    for target in (4, 5):
+        (folder / f"primitive-{target}").write_bytes(bytes([target, 3]) + json)
 
 
 def main() -> None:

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from tests.helpers.builders import assistant, call, make_trace, result, user
 from tracegrade.errors import ProjectError
 from tracegrade.evals import load_project
-from tracegrade.redact import Redactor, redact_trace, trace_redactions, user_rule
+from tracegrade.redact import Redactor, redact_trace, sensitive_name, trace_redactions, user_rule
+from tracegrade.redact._rules import names_a_credential
 from tracegrade.traces import read_trace
 from tracegrade.verdicts import grade
 
@@ -256,3 +257,15 @@ def test_each_kind_is_redacted_in_a_trace_files_message_and_tool_result(
 @given(st.lists(_pieces, max_size=12).map("".join))
 def test_a_redactor_narrowed_to_a_text_redacts_it_the_same(text: str) -> None:
     assert Redactor().narrowed(f"other\x00{text}").text(text) == Redactor().text(text)
+
+
+_NAME_PIECES = st.sampled_from(
+    ["api", "_", "-", "key", "KEY", "\u212aey", "token", "s", "access", "Authorization", "proxy-",
+     "set-", "Cookie", "passwd", "PassWord", "secret", "private", ".", " ", "x", "max_tokens"]
+)  # fmt: skip
+
+
+@given(st.lists(_NAME_PIECES, max_size=5).map("".join))
+def test_the_quick_name_test_agrees_with_sensitive_name(name: str) -> None:
+    assert names_a_credential([name]) is (sensitive_name(name) is not None)
+    assert names_a_credential(["call-1", name], ("call-1",)) is True

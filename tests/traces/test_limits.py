@@ -11,6 +11,7 @@ from pathlib import Path
 import orjson
 import pytest
 
+from tests.helpers.engines import ENGINES, Engine, engine
 from tracegrade.errors import TraceFormatError
 from tracegrade.traces import read_traces
 from tracegrade.traces._limits import MAX_DEPTH, MAX_INT_DIGITS
@@ -125,6 +126,24 @@ def test_json_nested_to_the_limit_is_read(tmp_path: Path) -> None:
     path.write_bytes(data)
     (trace,) = read_traces(path)
     assert trace.final_answer == "done"
+
+
+@pytest.mark.parametrize("name", ENGINES)
+def test_a_json_attribute_nested_deeper_than_the_limit_is_refused(
+    tmp_path: Path, name: Engine
+) -> None:
+    deep = "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1)
+
+    def nest(spans: list[dict[str, object]]) -> None:
+        for attribute in spans[1]["attributes"]:  # type: ignore[attr-defined]
+            if attribute["key"] == "gen_ai.input.messages":
+                attribute["value"] = {"stringValue": deep}
+
+    with engine(name):
+        error = _read_within(_otel(tmp_path, nest))
+    assert isinstance(error, TraceFormatError)
+    assert "'gen_ai.input.messages' is not valid JSON" in str(error)
+    assert f"nest more than {MAX_DEPTH} levels deep" in str(error)
 
 
 def test_a_content_block_type_that_is_not_a_string_is_refused(tmp_path: Path) -> None:

@@ -14,7 +14,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from tracegrade._engine import compiled_core
-from tracegrade.redact._rules import PACKAGED_RULES, RedactionRule, replacement, sensitive_name
+from tracegrade.redact._rules import (
+    PACKAGED_RULES,
+    RedactionRule,
+    names_a_credential,
+    replacement,
+    sensitive_name,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -90,13 +96,26 @@ class Redactor:
             keys: Every key of the JSON values it will be given; when known and none names a
                 credential, :attr:`idle` can tell that nothing at all would change.
         """
-        present = present_triggers(text, self._triggers)
-        rules = [rule for rule in self._rules if not rule.triggers or present & set(rule.triggers)]
+        return self.narrowed_to(present_triggers(text, self._triggers), keys)
+
+    def narrowed_to(self, present: set[str], keys: Iterable[str] | None = None) -> Redactor:
+        """A redactor with only the rules one of whose triggers is in ``present``.
+
+        Args:
+            present: The :attr:`triggers` that the texts it will be given hold (lower-cased).
+            keys: As for :meth:`narrowed`.
+        """
+        rules = [r for r in self._rules if not r.triggers or not present.isdisjoint(r.triggers)]
         narrowed = Redactor(rules)
         narrowed._names = self._names
         if keys is not None:
-            narrowed._names_absent = not any(self.name_kind(key) for key in keys)
+            narrowed._names_absent = not names_a_credential(keys, self._names)
         return narrowed
+
+    @property
+    def triggers(self) -> tuple[str, ...]:
+        """Every rule's triggers, once each (lower-case literals), sorted."""
+        return self._triggers
 
     @property
     def idle(self) -> bool:

@@ -22,11 +22,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
 
 __all__ = [
     "PACKAGED_RULES",
     "RedactionRule",
+    "names_a_credential",
     "pattern_problem",
     "replacement",
     "sensitive_name",
@@ -282,6 +283,21 @@ _SENSITIVE_NAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
     )
 )
+
+
+# Every name a packaged pattern above takes holds one of these once lower-cased.
+_NAME_PARTS = re.compile(r"authorization|cookie|key|passw|secret|token")
+
+
+def names_a_credential(names: Iterable[str], extra: tuple[str, ...] = ()) -> bool:
+    """Whether :func:`sensitive_name` gives a kind for any of ``names``.
+
+    Names without any part a credential's name has are passed over with one search each: a
+    trace can hold thousands of distinct keys (call ids as keys), most naming nothing.
+    """
+    if extra:
+        return any(sensitive_name(name, extra) for name in names)
+    return any(_NAME_PARTS.search(name.lower()) and sensitive_name(name) for name in names)
 
 
 @functools.lru_cache(maxsize=4096)  # a trace repeats the same few keys many times

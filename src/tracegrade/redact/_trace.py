@@ -10,11 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import orjson
+from tracegrade.redact._scan import scan_values
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
-
     from tracegrade.redact._redactor import Redaction, Redactor
     from tracegrade.traces._model import Trace
 
@@ -27,42 +25,28 @@ REDACTIONS_KEY = "redactions"
 _FRAME_FIELDS = ("content", "args", "result", "artifact", "summary")
 
 
-def _keys(value: Any, keys: set[str]) -> None:  # noqa: ANN401 - any JSON value
-    if isinstance(value, dict):
-        for key, item in value.items():
-            keys.add(str(key))
-            _keys(item, keys)
-    elif isinstance(value, list | tuple):
-        for item in value:
-            _keys(item, keys)
-
-
-def _texts(trace: Trace, keys: set[str]) -> Iterator[str]:
-    """Every text of the trace, JSON values as JSON (to tell which rules can apply).
-
-    The keys of its JSON values are added to ``keys``.
-    """
-    yield trace.task
+def _values(trace: Trace) -> list[Any]:
+    """Every value of the trace that redaction walks: the task, frame fields, metadata."""
+    values: list[Any] = [trace.task]
+    append = values.append
     for frame in trace.frames:
         fields = frame.__dict__  # the model's own values (getattr of a missing one is slow)
         for name in _FRAME_FIELDS:
             value = fields.get(name)
-            if isinstance(value, str):
-                yield value
-            elif value is not None:
-                _keys(value, keys)
-                yield orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
-    if trace.metadata:
-        _keys(trace.metadata, keys)
-        yield orjson.dumps(trace.metadata, option=orjson.OPT_NON_STR_KEYS).decode()
+            if value is not None:
+                append(value)
+    metadata = trace.metadata
+    if REDACTIONS_KEY in metadata:  # not walked: its own records hold no secret
+        metadata = {key: value for key, value in metadata.items() if key != REDACTIONS_KEY}
+    values.append(metadata)
+    return values
 
 
 def redact_trace(trace: Trace, redactor: Redactor) -> Trace:
     """The trace with every secret the redactor finds replaced, and each one recorded."""
     # Which rules apply is decided once for the whole trace: most traces hold few triggers.
-    keys: set[str] = set()
-    text = "\x00".join(_texts(trace, keys))
-    redactor = redactor.narrowed(text, keys)
+    present, keys = scan_values(_values(trace), redactor.triggers)
+    redactor = redactor.narrowed_to(present, keys)
     if redactor.idle:
         return trace
     found: list[Redaction] = []

@@ -18,7 +18,13 @@ import orjson
 
 from tracegrade.errors import TraceFormatError
 from tracegrade.traces._message_lists import MessageLists
-from tracegrade.traces._reading import json_type, parse_arguments, starts_with, suffix_ok
+from tracegrade.traces._reading import (
+    json_type,
+    loads_nested,
+    parse_arguments,
+    starts_with,
+    suffix_ok,
+)
 from tracegrade.traces._registry import reader
 from tracegrade.traces._span_walk import (
     Call,
@@ -178,7 +184,7 @@ class AiSdk:
         answer = attrs.get("ai.response.text")
         prompt = attrs.get("ai.prompt")
         try:
-            parsed = orjson.loads(prompt) if isinstance(prompt, str) else prompt
+            parsed = loads_nested(prompt) if isinstance(prompt, str) else prompt
         except orjson.JSONDecodeError:
             parsed = prompt
         request: Any = parsed
@@ -198,7 +204,7 @@ def _json(value: Any, span: Span, key: str, name: str) -> Any:  # noqa: ANN401 -
     if not isinstance(value, str):
         return value
     try:
-        return orjson.loads(value)
+        return loads_nested(value)
     except orjson.JSONDecodeError as exc:
         raise TraceFormatError(
             f"{span.where}: {key!r} is not valid JSON ({exc})",

@@ -132,7 +132,8 @@ def _read_claude_code_lines(lines: Iterable[bytes], name: str) -> Iterator[Trace
     session = _Session(name)
     for number, raw in enumerate(lines, start=1):
         if raw and not raw.isspace():  # strip() would copy every line
-            _line(load_json(raw, name, f"line {number}"), session, number)
+            at = f"line {number}"
+            _line(load_json(raw, name, at), session, number, at)
     yield from _traces(session)
 
 
@@ -148,8 +149,7 @@ def _read_claude_code(data: bytes, name: str) -> Iterator[Trace]:
     return _read_claude_code_lines(iter(data.splitlines()), name)
 
 
-def _line(line: Any, session: _Session, number: int) -> None:  # noqa: ANN401 - any JSON value
-    at = f"line {number}"
+def _line(line: Any, session: _Session, number: int, at: str) -> None:  # noqa: ANN401 - any JSON value
     if not isinstance(line, dict):
         raise TraceFormatError(
             f"{at}: a line must be a JSON object, got {json_type(line)}",

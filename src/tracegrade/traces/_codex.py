@@ -27,6 +27,7 @@ from tracegrade.traces._reading import (
     build_trace,
     json_type,
     load_json,
+    loads_nested,
     parse_arguments,
     parts_text,
     starts_with,
@@ -87,7 +88,8 @@ def _read_codex_lines(lines: Iterable[bytes], name: str) -> Iterator[Trace]:
     rollout = _Rollout(name)
     for number, raw in enumerate(lines, start=1):
         if raw and not raw.isspace():  # strip() would copy every line
-            _line(load_json(raw, name, f"line {number}"), rollout, f"line {number}")
+            at = f"line {number}"
+            _line(load_json(raw, name, at), rollout, at)
     yield _trace(rollout)
 
 
@@ -124,7 +126,8 @@ def _line(line: Any, rollout: _Rollout, at: str) -> None:  # noqa: ANN401, PLR09
             rollout.models.append(model)
     elif kind == "response_item":
         rollout.items += 1
-        rollout.frames.extend(placed(f, at) for f in _item(payload, rollout, at))
+        for frame in _item(payload, rollout, at):  # a loop: no generator per line
+            rollout.frames.append(placed(frame, at))
     elif kind == "compacted":
         message = payload.get("message")
         if isinstance(message, str):  # a summary in place of the history: never evidence
@@ -244,7 +247,7 @@ def _shell_text(value: Any) -> Any:  # noqa: ANN401 - any JSON value
     if not isinstance(value, str) or not value.startswith('{"output":'):
         return value
     try:
-        parsed = orjson.loads(value)
+        parsed = loads_nested(value)
     except orjson.JSONDecodeError:
         return value
     if (

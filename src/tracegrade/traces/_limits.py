@@ -11,6 +11,7 @@ from __future__ import annotations
 import stat
 from typing import TYPE_CHECKING, Any
 
+from tracegrade._engine import compiled_core
 from tracegrade.errors import TraceFormatError
 
 if TYPE_CHECKING:
@@ -22,6 +23,7 @@ __all__ = [
     "bounded_depth",
     "depth_within",
     "parse_int",
+    "parsed_depth_within",
     "refuse_special_file",
 ]
 
@@ -32,6 +34,7 @@ MAX_INT_DIGITS = 20
 """How many digits an integer a reader converts from text may have (2**64 has 20)."""
 
 _CONTAINERS = (dict, list)
+_COUNTED = 2_048  # texts up to this long have their brackets counted first (str.count)
 
 
 def depth_within(value: object, limit: int = MAX_DEPTH) -> bool:
@@ -50,13 +53,53 @@ def depth_within(value: object, limit: int = MAX_DEPTH) -> bool:
     return True
 
 
-def bounded_depth(value: Any, name: str, where: str = "") -> Any:  # noqa: ANN401 - any JSON value
+def parsed_depth_within(data: bytes | str, value: object, limit: int = MAX_DEPTH) -> bool:
+    """:func:`depth_within` of ``value``, just parsed from the JSON text ``data``.
+
+    The compiled core counts the brackets of ``data`` outside its strings instead of walking
+    every container in Python. The text can only nest deeper than its value (a repeated
+    object key keeps one value), so a text too deep is confirmed on the value.
+    """
+    if len(data) <= _COUNTED:
+        # Fewer opening brackets than the limit cannot nest deeper: most lines and arguments
+        # are told so for less than asking for the engine costs.
+        if isinstance(data, bytes):
+            opening = data.count(b"[") + data.count(b"{")
+        else:
+            opening = data.count("[") + data.count("{")
+        if opening <= limit:
+            return True
+    core = compiled_core()
+    if core is not None:
+        try:
+            if core.json_depth_within(data, limit):
+                return True
+        except UnicodeEncodeError:
+            pass  # a str with a lone surrogate, which a Rust string cannot hold
+    return depth_within(value, limit)
+
+
+def bounded_depth(
+    value: Any,  # noqa: ANN401 - any JSON value
+    name: str,
+    where: str = "",
+    *,
+    data: bytes | str | None = None,
+) -> Any:  # noqa: ANN401 - any JSON value
     """Return ``value`` unchanged, or raise when its arrays and objects nest too deeply.
+
+    Args:
+        value: A JSON value.
+        name: The file, for the error.
+        where: The place in the file (``line 3``), for the error.
+        data: The JSON text ``value`` was just parsed from, when there is one: its depth is
+            then counted on the text (:func:`parsed_depth_within`).
 
     Raises:
         TraceFormatError: Nesting deeper than :data:`MAX_DEPTH`; names the file.
     """
-    if not depth_within(value):
+    within = depth_within(value) if data is None else parsed_depth_within(data, value)
+    if not within:
         prefix = f"{where}: " if where else ""
         raise TraceFormatError(
             f"{prefix}arrays and objects nest more than {MAX_DEPTH} levels deep",

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from tracegrade.traces._reading import loads_nested
+
 if TYPE_CHECKING:
     from collections.abc import Callable
 
@@ -54,7 +56,7 @@ class MessageLists:
                 # What follows the old elements parses as a list of its own. A list of nothing
                 # ("[a, b,]") is not valid JSON as a whole: parse it all below.
                 with contextlib.suppress(orjson.JSONDecodeError):
-                    parsed = orjson.loads("[" + value[len(text) :])
+                    parsed = loads_nested("[" + value[len(text) :])
                 if isinstance(parsed, list) and parsed:
                     seen = old
                 else:

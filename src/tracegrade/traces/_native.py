@@ -83,7 +83,7 @@ def parse_native_trace(data: bytes | str, name: str = "<bytes>") -> Trace:
             fix="the file may be truncated or not a JSON trace; re-export it",
             path=name,
         ) from exc
-    return validate_native_trace(bounded_depth(raw, name), name)
+    return validate_native_trace(bounded_depth(raw, name, data=data), name)
 
 
 def validate_native_trace(raw: Any, name: str = "<bytes>") -> Trace:  # noqa: ANN401 - any JSON value

@@ -18,6 +18,7 @@ import orjson
 from tracegrade.errors import TraceFormatError
 from tracegrade.traces._reading import (
     json_type,
+    loads_nested,
     parse_arguments,
     starts_with,
     suffix_ok,
@@ -232,7 +233,7 @@ def _tool_output(value: Any) -> Any:  # noqa: ANN401 - any JSON value
     """``output.value``; a LangChain ToolMessage dump gives its content."""
     if isinstance(value, str) and value.startswith("{") and '"type"' in value:
         try:
-            parsed = orjson.loads(value)
+            parsed = loads_nested(value)
         except orjson.JSONDecodeError:
             return value
         data = parsed.get("data") if isinstance(parsed, dict) else None
@@ -358,7 +359,7 @@ def _json_object(value: Any) -> dict[str, Any] | None:  # noqa: ANN401 - any JSO
     if not isinstance(value, str) or not value.lstrip().startswith("{"):
         return None
     try:
-        parsed = orjson.loads(value)
+        parsed = loads_nested(value)
     except orjson.JSONDecodeError:
         return None
     return parsed if isinstance(parsed, dict) else None

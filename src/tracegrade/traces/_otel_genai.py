@@ -20,6 +20,7 @@ from tracegrade.traces._message_lists import MessageLists
 from tracegrade.traces._openinference import chat_message
 from tracegrade.traces._reading import (
     json_type,
+    loads_nested,
     parse_arguments,
     starts_with,
     suffix_ok,
@@ -204,7 +205,7 @@ def _json(value: Any, span: Span, key: str, name: str) -> Any:  # noqa: ANN401 -
     if not isinstance(value, str):
         return value
     try:
-        return orjson.loads(value)
+        return loads_nested(value)
     except orjson.JSONDecodeError as exc:
         if key in {"gen_ai.completion", "gen_ai.system_instructions"}:
             return value  # older instrumentations wrote plain text
@@ -253,7 +254,7 @@ def _event_body(fields: dict[str, Any]) -> dict[str, Any]:
     content = fields.get("gen_ai.event.content")
     if isinstance(content, str):
         try:
-            parsed = orjson.loads(content)
+            parsed = loads_nested(content)
         except orjson.JSONDecodeError:
             return {"content": content}
         if isinstance(parsed, dict):
@@ -262,5 +263,5 @@ def _event_body(fields: dict[str, Any]) -> dict[str, Any]:
     for key in ("tool_calls", "message"):
         if isinstance(body.get(key), str):
             with contextlib.suppress(orjson.JSONDecodeError):
-                body[key] = orjson.loads(body[key])
+                body[key] = loads_nested(body[key])
     return body

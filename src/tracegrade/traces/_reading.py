@@ -11,7 +11,7 @@ from pydantic import ValidationError
 
 from tracegrade._text import is_blank
 from tracegrade.errors import TraceFormatError
-from tracegrade.traces._limits import bounded_depth, depth_within
+from tracegrade.traces._limits import MAX_DEPTH, bounded_depth, parsed_depth_within
 from tracegrade.traces._model import Trace, UserFrame, built_frames
 
 if TYPE_CHECKING:
@@ -26,6 +26,7 @@ __all__ = [
     "json_type",
     "jsonl_runs",
     "load_json",
+    "loads_nested",
     "parse_arguments",
     "parts_text",
     "starts_with",
@@ -58,7 +59,7 @@ def trace_stem(name: str) -> str:
 def load_json(data: bytes | str, name: str, where: str = "") -> Any:  # noqa: ANN401 - any JSON value
     """Parse JSON, or raise a TraceFormatError naming the file (and line)."""
     try:
-        return bounded_depth(orjson.loads(data), name, where)
+        return bounded_depth(orjson.loads(data), name, where, data=data)
     except orjson.JSONDecodeError as exc:
         prefix = f"{where}: " if where else ""
         raise TraceFormatError(
@@ -106,15 +107,32 @@ def parts_text(parts: list[Any]) -> str:
     return "\n".join(texts)
 
 
+def loads_nested(text: bytes | str) -> Any:  # noqa: ANN401 - any JSON value
+    """``orjson.loads`` of a JSON text found inside a trace (arguments, attributes, outputs).
+
+    A value nested deeper than :data:`MAX_DEPTH` is refused as text that is not JSON is, so
+    each caller's handling of that (keep the text, or say the field is not JSON) applies.
+
+    Raises:
+        orjson.JSONDecodeError: Not JSON, or nested too deeply.
+    """
+    parsed = orjson.loads(text)
+    if not parsed_depth_within(text, parsed):
+        msg = f"arrays and objects nest more than {MAX_DEPTH} levels deep"
+        raise orjson.JSONDecodeError(msg, "", 0)
+    return parsed
+
+
 def parse_arguments(arguments: Any) -> Any:  # noqa: ANN401 - any JSON value
-    """Call arguments as JSON: a JSON string is parsed; a string that is not JSON is kept."""
+    """Call arguments as JSON: a JSON string is parsed; a string that is not JSON is kept.
+
+    So is one nested too deeply to read safely.
+    """
     if isinstance(arguments, str):
         try:
-            parsed = orjson.loads(arguments)
+            return loads_nested(arguments)
         except orjson.JSONDecodeError:
             return arguments
-        # Nested too deeply to read safely: kept as the string it was, like non-JSON.
-        return parsed if depth_within(parsed) else arguments
     return arguments
 
 

@@ -266,11 +266,18 @@ def _marked(trace: Trace, chosen: TraceReader) -> Trace:
     return trace.model_copy(update={"source_format": chosen.name})
 
 
+_DEFAULT_REDACTOR: list[Redactor] = []  # the packaged rules, built once (not per trace)
+
+
 def _redacted(trace: Trace, redactor: Redactor | None) -> Trace:
     # Imported here: tracegrade.redact reads the frame model, whose package imports this one.
     from tracegrade.redact import Redactor, redact_trace  # noqa: PLC0415
 
-    return redact_trace(trace, redactor if redactor is not None else Redactor())
+    if redactor is None:
+        if not _DEFAULT_REDACTOR:
+            _DEFAULT_REDACTOR.append(Redactor())
+        redactor = _DEFAULT_REDACTOR[0]
+    return redact_trace(trace, redactor)
 
 
 def read_trace(

@@ -26,6 +26,7 @@ from tracegrade.traces._reading import (
     build_trace,
     json_type,
     load_json,
+    loads_nested,
     parts_text,
     starts_with,
     trace_stem,
@@ -111,7 +112,7 @@ def _config(value: Any) -> dict[str, Any]:  # noqa: ANN401 - any JSON value
     """``replay_config``: an object, or (older runs) a JSON string of one."""
     if isinstance(value, str):
         try:
-            value = orjson.loads(value)
+            value = loads_nested(value)
         except orjson.JSONDecodeError:
             return {}
     return value if isinstance(value, dict) else {}
