@@ -19,6 +19,7 @@ import multiprocessing
 import os
 import pickle
 import sys
+import threading
 import time
 import uuid
 from concurrent.futures import (
@@ -115,15 +116,25 @@ class LocalExecutor:
         done: Callable[[WorkUnit], None],
     ) -> None:
         """Run every unit here; with several workers, in a thread pool."""
+        stopped = threading.Event()
 
         def one(unit: WorkUnit) -> None:
-            work(unit, lambda outcome: record(unit, outcome))
-            done(unit)
+            # A failure (or --cost-limit) in any thread stops the others starting units at
+            # once, not only when the caller's thread gets round to cancelling them.
+            if stopped.is_set():
+                return
+            try:
+                work(unit, lambda outcome: record(unit, outcome))
+                done(unit)
+            except BaseException:
+                stopped.set()
+                raise
 
         if self.workers == 1:
             for unit in units:
                 one(unit)
             return
+
         with ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="tracegrade") as pool:
             futures = [pool.submit(one, unit) for unit in units]
             try:
