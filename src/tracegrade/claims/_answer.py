@@ -45,7 +45,9 @@ class _Taken:
             insort(self._spans, (start, end))
 
 
-def extract_answer_claims(answer: str, *, asked: Sequence[str] = ()) -> tuple[AnswerClaim, ...]:
+def extract_answer_claims(
+    answer: str, *, asked: Sequence[str] = (), figures: Sequence[Figure] | None = None
+) -> tuple[AnswerClaim, ...]:
     """Every checkable claim of ``answer``, in answer order, each claim once.
 
     Figures come first in precedence (the figure helper owns them), then the scanners'
@@ -55,11 +57,13 @@ def extract_answer_claims(answer: str, *, asked: Sequence[str] = ()) -> tuple[An
     Args:
         answer: The final answer.
         asked: The user's own messages: a claim they already hold is marked ``given``.
+        figures: ``extract_figures(answer)``, when the caller has it already.
     """
     # The scanners compile many patterns at import; grading against a question never runs them.
     from tracegrade.claims._scan import mark_hedged, scan_claims  # noqa: PLC0415 - see above
 
-    figures = extract_figures(answer)
+    if figures is None:
+        figures = extract_figures(answer)
     # Figures guess too ("most likely 45 days"): one hedge rule for every kind.
     claims = mark_hedged(answer, [_figure_claim(figure) for figure in figures])
     taken = _Taken()
@@ -84,12 +88,13 @@ def extract_answer_claims(answer: str, *, asked: Sequence[str] = ()) -> tuple[An
         for position, text in enumerate(asked):
             asked_figures.add(text, f"asked{position}")
     figures_of = {(f.start, f.end, f.value): f for f in figures}
+    lowered = [text.lower() for text in asked]  # once, not once per form
     marked = []
     for claim in unique:
         if claim.kind == "figure":
             figure = figures_of.get((claim.start, claim.end, claim.text))
             given = figure is not None and asked_figures.evidence_for(figure) is not None
         else:
-            given = any(shown_in(form, asked) for form in claim.forms)
+            given = any(shown_in(form, asked, lowered) for form in claim.forms)
         marked.append(replace(claim, given=True) if given else claim)
     return tuple(marked)

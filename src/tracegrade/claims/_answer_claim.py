@@ -9,7 +9,7 @@ from tracegrade._text import form_pattern
 
 if TYPE_CHECKING:
     import re
-    from collections.abc import Iterable
+    from collections.abc import Sequence
 
 __all__ = ["AnswerClaim", "ClaimKind", "form_pattern", "shown_in"]
 
@@ -47,12 +47,16 @@ class AnswerClaim:
     given: bool = False
 
 
-def shown_in(form: str, texts: Iterable[str]) -> bool:
-    """Whether any text holds ``form`` as a whole word, case-insensitively."""
-    lowered = form.lower()
+def shown_in(form: str, texts: Sequence[str], lowered: Sequence[str] | None = None) -> bool:
+    """Whether any text holds ``form`` as a whole word, case-insensitively.
+
+    ``lowered`` is each text's ``str.lower()``, when the caller asks about many forms.
+    """
+    form_lower = form.lower()
     pattern: re.Pattern[str] | None = None
-    for text in texts:
-        if lowered not in text.lower():
+    for at, text in enumerate(texts):
+        low = lowered[at] if lowered is not None else text.lower()
+        if form_lower not in low:
             continue
         pattern = pattern or form_pattern(form)
         if pattern.search(text):

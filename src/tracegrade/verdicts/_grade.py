@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from tracegrade.claims import Claim
+    from tracegrade.figures import Figure
     from tracegrade.observations import Decoder, LineObservation, Observations
     from tracegrade.traces import Trace
 
@@ -100,9 +101,14 @@ def _provenance(
     return verdict, truth, copies
 
 
-def grade_figures(trace: Trace, answer: str) -> list[dict[str, object]]:
-    """Every figure of the answer, read or unsupported, under the figures' evidence policy."""
-    figures = extract_figures(answer)
+def grade_figures(
+    trace: Trace, answer: str, *, found: Sequence[Figure] | None = None
+) -> list[dict[str, object]]:
+    """Every figure of the answer, read or unsupported, under the figures' evidence policy.
+
+    ``found`` is ``extract_figures(answer)`` when the caller has it already.
+    """
+    figures = extract_figures(answer) if found is None else found
     if not figures:
         return []  # the common case: no sources to index
     # Only source lines that can hold one of these figures are read (figures/_anchors.py).
@@ -151,10 +157,18 @@ def asked_texts(trace: Trace) -> tuple[str, ...]:
 
 
 def grade_extracted(
-    trace: Trace, observations: Observations, figures: Sequence[dict[str, object]]
+    trace: Trace,
+    observations: Observations,
+    figures: Sequence[dict[str, object]],
+    *,
+    found: Sequence[Figure] | None = None,
 ) -> list[dict[str, object]]:
-    """Every claim extracted from the final answer, with its support, as plain values."""
-    claims = extract_answer_claims(trace.final_answer, asked=asked_texts(trace))
+    """Every claim extracted from the final answer, with its support, as plain values.
+
+    ``figures`` are the answer's graded figures (:func:`grade_figures`); ``found`` the
+    answer's figures as extracted, when the caller has them already.
+    """
+    claims = extract_answer_claims(trace.final_answer, asked=asked_texts(trace), figures=found)
     if not claims:
         return []
     evidence: dict[tuple[int, int, str], tuple[str, ...]] = {}
@@ -193,8 +207,9 @@ def grade_observed(
     claims = extract_claims(answer, question)
     supported = support(claims, observations, fact_figure_evidence(trace, claims))
     provenance, truth, copies = _provenance(observations, question)
-    figures = grade_figures(trace, answer)
-    extracted = grade_extracted(trace, observations, figures) if auto else []
+    found = extract_figures(answer)  # once, for the figures' grade and the extracted claims
+    figures = grade_figures(trace, answer, found=found)
+    extracted = grade_extracted(trace, observations, figures, found=found) if auto else []
     # One validation of the whole tree from plain values: cheaper than a model per claim
     # and per sighting, which on small traces cost more than the grading itself.
     return Grade.model_validate(
