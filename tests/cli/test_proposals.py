@@ -224,7 +224,7 @@ def test_auto_apply_waits_for_graduation_and_stops_after_a_regression(loop: Loop
         report = loop.run()
     assert report["touchpoints"][0]["graduation"]["graduated"] is True
     # Graduated, but auto-apply also needs a shadow run that shows a gain: "Be brief."
-    # changes no case (tests/proposals/test_watch.py applies one that does).
+    # changes no case (tests/proposals/shadow/test_watch.py applies one that does).
     loop.refused("proposals", "apply", str(number), "--auto", match="was never tried")
     assert loop.json("proposals", "try", str(number))["comparison"]["verdict"] == "noise"
     loop.refused("proposals", "apply", str(number), "--auto", match="not better than noise")

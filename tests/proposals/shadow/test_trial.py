@@ -11,15 +11,13 @@ from typing import TYPE_CHECKING
 import pytest
 
 from tests.helpers.ray import local_ray
-from tests.proposals.example import PROMPT, TOUCHPOINT, copy_example, proposed
-from tests.store import conftest as store_fixtures
+from tests.proposals.example import PROMPT, TOUCHPOINT, proposed
 from tracegrade.errors import InputError
 from tracegrade.evals import (
     SHADOW_LANE,
     LocalExecutor,
     ProcessExecutor,
     RayExecutor,
-    load_project,
     measure_graduation,
 )
 from tracegrade.evals._shadow_run import ShadowUnit, _interleaved
@@ -28,29 +26,9 @@ from tracegrade.store import open_store
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
-    from pathlib import Path
 
     from tracegrade.evals import Executor, Project
     from tracegrade.store import Store
-
-postgres_server = store_fixtures.postgres_server
-postgres_url = store_fixtures.postgres_url
-sqlite_url = store_fixtures.sqlite_url
-store_url = store_fixtures.store_url
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Project:
-    return load_project(copy_example(tmp_path / "refunds") / "tracegrade.toml")
-
-
-@pytest.fixture
-def store(store_url: str) -> Iterator[Store]:
-    opened = open_store(store_url)
-    try:
-        yield opened
-    finally:
-        opened.close()
 
 
 def _propose(store: Store, project: Project, name: str) -> int:

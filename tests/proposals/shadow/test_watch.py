@@ -15,13 +15,11 @@ import pytest
 from tests.proposals.example import (
     PROMPT,
     TOUCHPOINT,
-    copy_example,
     proposed,
     set_model,
 )
-from tests.store import conftest as store_fixtures
 from tracegrade.errors import InputError
-from tracegrade.evals import load_project, run_evals
+from tracegrade.evals import run_evals
 from tracegrade.proposals import (
     WATCHER,
     apply_proposal,
@@ -29,33 +27,10 @@ from tracegrade.proposals import (
     propose,
     try_proposal,
 )
-from tracegrade.store import open_store
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
-    from pathlib import Path
-
     from tracegrade.evals import Project, RunReport
     from tracegrade.store import Store
-
-postgres_server = store_fixtures.postgres_server
-postgres_url = store_fixtures.postgres_url
-sqlite_url = store_fixtures.sqlite_url
-store_url = store_fixtures.store_url
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Project:
-    return load_project(copy_example(tmp_path / "refunds") / "tracegrade.toml")
-
-
-@pytest.fixture
-def store(store_url: str) -> Iterator[Store]:
-    opened = open_store(store_url)
-    try:
-        yield opened
-    finally:
-        opened.close()
 
 
 def _run(store: Store, project: Project) -> RunReport:
