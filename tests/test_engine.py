@@ -4,15 +4,27 @@ from __future__ import annotations
 
 import sys
 import unicodedata
+from typing import TYPE_CHECKING
 
 import pytest
 
 import tracegrade
 from tests.cli.runner import run_cli
 from tests.conftest import REPO
-from tracegrade import _core
+from tracegrade import _core, _engine
 from tracegrade._engine import compiled_core
 from tracegrade.errors import InfrastructureError, InputError
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+
+@pytest.fixture(autouse=True)
+def _unchecked_core() -> Iterator[None]:
+    """Each test imports and checks the core afresh (it is checked once per process)."""
+    _engine._checked_core.cache_clear()
+    yield
+    _engine._checked_core.cache_clear()
 
 
 def test_the_compiled_core_is_the_default(monkeypatch: pytest.MonkeyPatch):

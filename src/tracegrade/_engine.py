@@ -10,6 +10,7 @@ trace do not load it.
 
 from __future__ import annotations
 
+import functools
 import os
 import unicodedata
 from typing import TYPE_CHECKING
@@ -23,7 +24,6 @@ __all__ = ["ENGINE_VARIABLE", "CoreBuildError", "EngineChoiceError", "compiled_c
 
 ENGINE_VARIABLE = "TRACEGRADE_CORE"
 _ENGINES = ("compiled", "python")
-_checked: list[ModuleType] = []  # the core, once imported and its Unicode version checked
 
 
 class EngineChoiceError(InputError):
@@ -56,8 +56,12 @@ def compiled_core() -> ModuleType | None:
     if choice != "compiled":
         msg = f"{ENGINE_VARIABLE}={choice!r} names no engine"
         raise EngineChoiceError(msg, fix=f"set it to one of {', '.join(_ENGINES)} or unset it")
-    if _checked:  # asked once per JSON line read: the import and the check are done once
-        return _checked[0]
+    return _checked_core()
+
+
+@functools.cache  # asked once per JSON line read: the import and the check are done once
+def _checked_core() -> ModuleType:
+    """The compiled core, imported and its Unicode version checked (a failure is not kept)."""
     try:
         from tracegrade import _core  # noqa: PLC0415 (loaded only where a trace is searched)
     except ImportError as error:
@@ -76,5 +80,4 @@ def compiled_core() -> ModuleType | None:
             f"this Python has {unicodedata.unidata_version}"
         )
         raise CoreBuildError(msg, fix="rebuild it with `pip install -e .` in this Python")
-    _checked.append(_core)
     return _core
