@@ -97,12 +97,12 @@ def _mini_trace(raw: Any, name: str) -> Trace:  # noqa: ANN401 - any JSON value
     regex = model_config.get("action_regex", agent_config.get("action_regex"))
     actions = (regex,) if isinstance(regex, str) and regex else _DEFAULT_ACTIONS
     reading = _Reading(name, [re.compile(r, re.DOTALL) for r in actions])
+    frames, read = reading.frames, reading.message
+    append = frames.append
     for index, message in enumerate(messages):
         at = f"message {index}"
-        body = require_object(message, at, name, _FIX)
-        reading.frames.extend(
-            f if f.origin is not None else placed(f, at) for f in reading.message(body, at)
-        )
+        for frame in read(require_object(message, at, name, _FIX), at):
+            append(frame if frame.origin is not None else placed(frame, at))
     metadata: dict[str, Any] = {
         key: info[key]
         for key in ("exit_status", "submission", "model_stats", "mini_version")
@@ -146,13 +146,15 @@ class _Reading:
         self.asked = False  # the task (the first user message) was read
 
     def message(self, message: dict[str, Any], at: str) -> list[Frame]:  # noqa: PLR0911 - one return per message shape
-        if isinstance(message.get("output"), list) and "role" not in message:
+        if "role" not in message and isinstance(message.get("output"), list):
             return self._response(message, at)  # a Responses API object (v1.1)
-        if message.get("type") == "function_call_output":
+        kind = message.get("type")
+        if kind == "function_call_output":
             return self._result(message.get("call_id"), message.get("output"), message, at)
         role = message.get("role")
-        text = self._text(message.get("content"), at)
-        if role == "system" or message.get("type") == "system":
+        content = message.get("content")
+        text = content if isinstance(content, str) else self._text(content, at)
+        if role == "system" or kind == "system":
             return [SystemFrame(content=text)]
         if role == "assistant":
             return self._assistant(message, text, at)
@@ -177,12 +179,14 @@ class _Reading:
         calls = tool_call_frames(message, self.name, at, self.ledger) if has_calls else []
         if calls:
             return frames + calls
-        extra = object_or_empty(message.get("extra"))
-        listed = extra.get("actions")
+        extra = message.get("extra")
+        listed = extra.get("actions") if isinstance(extra, dict) else None
         if isinstance(listed, list):  # v1.1 text-based: the actions the model class parsed
             commands = [a.get("command") for a in listed if isinstance(a, dict)]
+        elif not text:
+            return frames
         else:  # v1: exactly one fenced command is an action, else a format error follows
-            found = [m for pattern in self.actions for m in pattern.findall(text)] if text else []
+            found = [m for pattern in self.actions for m in pattern.findall(text)]
             commands = found if len(found) == 1 else []
         frames.extend(self._text_call(c) for c in commands if isinstance(c, str))
         return frames
@@ -193,7 +197,11 @@ class _Reading:
         return call
 
     def _user(self, message: dict[str, Any], text: str) -> list[Frame]:
-        extra = object_or_empty(message.get("extra"))
+        extra = message.get("extra")
+        if not extra:  # most outputs: no extra, read as below
+            frame = self.ledger.result(None, ok=True, result=text)
+            return [frame] if frame is not None else self._task_or_note(text)
+        extra = object_or_empty(extra)
         interrupt = extra.get("interrupt_type")
         if interrupt == "UserInterruption":
             return [UserFrame(content=text)]  # the human stepped in
@@ -209,6 +217,9 @@ class _Reading:
         frame = self.ledger.result(None, ok=not extra.get("exception_info"), result=text)
         if frame is not None:
             return [frame]  # a command's output, sent back as a user message
+        return self._task_or_note(text)
+
+    def _task_or_note(self, text: str) -> list[Frame]:
         if not self.asked:
             self.asked = True
             return [UserFrame(content=text)]
