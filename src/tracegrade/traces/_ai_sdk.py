@@ -122,7 +122,7 @@ class AiSdk:
                     path=name,
                 )
             return [
-                _message(raw, f"{span.where}: {key}[{i}]", f"{origin}, {key}[{i}]", name)
+                _message(raw, span, f"{key}[{i}]", f"{origin}, {key}[{i}]", name)
                 for i, raw in enumerate(parsed[start:], start)
             ]
 
@@ -158,9 +158,10 @@ class AiSdk:
         return ToolRun(
             id=call_id if isinstance(call_id, str) and call_id else None,
             name=tool,
-            args=parse_arguments(args),
-            result="" if result is None else parse_arguments(result),
+            args=args,
+            result="" if result is None else result,
             ok=not span.error,
+            parse_json=True,  # most calls and results are read off the LLM spans instead
         )
 
     def model(self, span: Span) -> str | None:
@@ -247,22 +248,37 @@ def _reply(part: dict[str, Any]) -> Reply:
     return Reply(call_id if isinstance(call_id, str) and call_id else None, value)
 
 
-def _message(raw: Any, where: str, origin: str, name: str) -> Message:  # noqa: ANN401 - any JSON value
+def _message(raw: Any, span: Span, at: str, origin: str, name: str) -> Message:  # noqa: ANN401 - any JSON value
     """One prompt message: ``{role, content}``, content a string or a list of typed parts."""
     if not isinstance(raw, dict):
         raise TraceFormatError(
-            f"{where}: a message must be a JSON object, got {json_type(raw)}", fix=_FIX, path=name
+            f"{span.where}: {at}: a message must be a JSON object, got {json_type(raw)}",
+            fix=_FIX,
+            path=name,
         )
     role = _ROLES.get(str(raw.get("role")))
     if role is None:
         raise TraceFormatError(
-            f"{where}: unknown role {raw.get('role')!r}",
+            f"{span.where}: {at}: unknown role {raw.get('role')!r}",
             fix="a prompt message's role is one of: system, user, assistant, tool",
             path=name,
         )
     content = raw.get("content")
-    parts = content if isinstance(content, list) else []
-    typed = [p for p in parts if isinstance(p, dict)]
-    calls = tuple(_call(p) for p in typed if p.get("type") == "tool-call")
-    replies = tuple(_reply(p) for p in typed if p.get("type") == "tool-result")
-    return Message(role, _content_text(content), origin, calls, replies)
+    if not isinstance(content, list):
+        return Message(role, content if isinstance(content, str) else "", origin)
+    # One pass over the parts: the text of text parts, the calls and the results.
+    texts: list[str] = []
+    calls: list[Call] = []
+    replies: list[Reply] = []
+    for part in content:
+        if isinstance(part, dict):
+            kind = part.get("type")
+            if kind == "text":
+                text = part.get("text")
+                if isinstance(text, str):
+                    texts.append(text)
+            elif kind == "tool-call":
+                calls.append(_call(part))
+            elif kind == "tool-result":
+                replies.append(_reply(part))
+    return Message(role, "\n".join(texts), origin, tuple(calls), tuple(replies))

@@ -22,7 +22,7 @@ from tracegrade.traces._limits import MAX_DEPTH
 from tracegrade.traces._model import AssistantFrame, SystemFrame, UserFrame
 from tracegrade.traces._pairing import CallLedger
 from tracegrade.traces._placing import placed
-from tracegrade.traces._reading import build_trace, trace_stem
+from tracegrade.traces._reading import build_trace, parse_arguments, trace_stem
 from tracegrade.traces._spans import load_span_lines, load_spans
 
 if TYPE_CHECKING:
@@ -99,6 +99,9 @@ class ToolRun:
     args: Any
     result: Any
     ok: bool
+    # The args and result as written: a JSON string is parsed (parse_arguments) only where
+    # it is used. A call an LLM output announced and a result a later input showed are not.
+    parse_json: bool = False
 
 
 class Convention(Protocol):
@@ -219,16 +222,20 @@ class _Walk:
         if run.id and self.awaiting_span[run.id]:
             self.awaiting_span[run.id] -= 1  # an LLM output announced this call
         else:
-            self.call(source_id, run.name, run.args, span.origin)
+            args = parse_arguments(run.args) if run.parse_json else run.args
+            self.call(source_id, run.name, args, span.origin)
         for child in children:
             visit(child)
         value = run.result
+        shown = False
         if run.id:
             seen = self.seen_replies.get(run.id, [])
             if self.span_runs[run.id] < len(seen):
-                value = seen[self.span_runs[run.id]]  # the string the model saw
+                value, shown = seen[self.span_runs[run.id]], True  # the string the model saw
             self.span_runs[run.id] += 1
         if self.awaiting_result[source_id]:
+            if run.parse_json and not shown:
+                value = parse_arguments(value)
             self.result(source_id, value, ok=run.ok, origin=span.origin, where=span.where)
 
 
