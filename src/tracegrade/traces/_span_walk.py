@@ -45,7 +45,7 @@ __all__ = [
 SpanRole = Literal["llm", "tool", "other"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)  # not frozen: see Message
 class Call:
     """A tool call a message announces."""
 
@@ -54,7 +54,7 @@ class Call:
     args: Any
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)  # not frozen: see Message
 class Reply:
     """A tool result a ``tool`` message carries."""
 
@@ -90,7 +90,7 @@ class Message:
         return Message(self.role, self.text, origin, self.calls, self.replies, self._key)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)  # not frozen: see Message
 class ToolRun:
     """What a tool span says about one tool execution."""
 
@@ -302,17 +302,16 @@ def spans_trace(group: SpanGroup, convention: Convention, name: str) -> Trace:
     # walk visits the spans: reading them is most of the cost, as every call re-sends the
     # whole history, and a convention may hand back a message it read in an earlier span.
     in_order = _in_visit_order(children, name)  # raises on a cycle, before the recursive walk
+    roles = {id(span): convention.role(span) for span in in_order}  # asked once per span
     said = {
-        id(span): convention.messages(span, name)
-        for span in in_order
-        if convention.role(span) == "llm"
+        id(span): convention.messages(span, name) for span in in_order if roles[id(span)] == "llm"
     }
     walk = _Walk(convention, name, _seen_replies(said))
     models: list[str] = []
     tokens = [0, 0, 0]  # input, output, spans that reported any
 
     def visit(span: Span) -> None:
-        role = convention.role(span)
+        role = roles[id(span)]
         if role == "tool":
             walk.tool_span(span, children.get(span.span_id, []), visit)
             return
