@@ -85,6 +85,10 @@ class Message:
             self._key.append(orjson.dumps(body, option=orjson.OPT_SORT_KEYS, default=str))
         return self._key[0]
 
+    def same(self, other: Message) -> bool:
+        """``key() == other.key()``; a moved() copy is known to be the same without a key."""
+        return self._key is other._key or self.key() == other.key()
+
     def moved(self, origin: str) -> Message:
         """The same message read at another place (a re-sent history); it shares the key."""
         return Message(self.role, self.text, origin, self.calls, self.replies, self._key)
@@ -139,19 +143,18 @@ class _Walk:
     seen_replies: dict[str, list[Any]]
     ledger: CallLedger = field(default_factory=CallLedger)
     frames: list[Frame] = field(default_factory=list)
-    threads: list[list[bytes]] = field(default_factory=list)
+    threads: list[list[Message]] = field(default_factory=list)
     called: set[str] = field(default_factory=set)
     awaiting_span: Counter[str] = field(default_factory=Counter)
     awaiting_result: Counter[str] = field(default_factory=Counter)
     span_runs: Counter[str] = field(default_factory=Counter)
 
     def conversation(self, inputs: list[Message], outputs: list[Message]) -> None:
-        keys = [m.key() for m in inputs]
         best, common = None, 0
         for thread in self.threads:
             shared = 0
-            for old, new in zip(thread, keys, strict=False):
-                if old != new:
+            for old, new in zip(thread, inputs, strict=False):
+                if not old.same(new):
                     break
                 shared += 1
             if shared > common:
@@ -160,7 +163,7 @@ class _Walk:
             self.message(message, announced=False)
         for message in outputs:
             self.message(message, announced=True)
-        sequence = keys + [m.key() for m in outputs]
+        sequence = inputs + outputs
         if best is not None and common == len(best):
             best[:] = sequence
         else:
