@@ -40,6 +40,7 @@ _INDEXED_LISTS = frozenset(
     {"input_messages", "output_messages", "tool_calls", "contents", "tools", "documents"}
 )
 _NESTED = frozenset({dict, list})
+_NUMBERS = (int, float)  # a tuple: an `int | float` union is built again at every test
 _ATTRIBUTE_PREFIXES = ("gen_ai.", "llm.", "openinference.", "input.", "output.", "tool.")
 
 
@@ -359,7 +360,7 @@ def _js_span(raw: dict[str, Any], order: int, name: str, where: str) -> Span:
     micros = raw.get("timestamp")
     if micros is not None and (
         isinstance(micros, bool)
-        or not isinstance(micros, int | float)
+        or not isinstance(micros, _NUMBERS)
         or not math.isfinite(micros * 1000)
     ):
         raise _fail(
@@ -369,10 +370,15 @@ def _js_span(raw: dict[str, Any], order: int, name: str, where: str) -> Span:
     if not isinstance(attributes, dict):
         raise _fail(where, f"'attributes' must be an object, got {json_type(attributes)}", name)
     status = raw.get("status")
-    events = tuple(
-        (str(event.get("name", "")), flatten(event.get("attributes") or {}))
-        for event in _events(raw, where, name)
-        if isinstance(event, dict) and isinstance(event.get("attributes") or {}, dict)
+    listed = _events(raw, where, name)
+    events = (
+        tuple(
+            (str(event.get("name", "")), flatten(event.get("attributes") or {}))
+            for event in listed
+            if isinstance(event, dict) and isinstance(event.get("attributes") or {}, dict)
+        )
+        if listed
+        else ()
     )
     return Span(
         trace_id=trace_id,
