@@ -103,7 +103,7 @@ def load_span_lines(lines: Iterable[bytes], name: str, stem: str) -> list[SpanGr
     """
     spans: list[Span] = []
     for number, line in enumerate(lines, start=1):
-        if line.strip():
+        if line and not line.isspace():  # blank as line.strip() tells, without copying the line
             where = f"line {number}"
             _collect(load_json(line, name, where), name, where, stem, spans)
     return _group(spans, None)
