@@ -101,7 +101,8 @@ def _mini_trace(raw: Any, name: str) -> Trace:  # noqa: ANN401 - any JSON value
     append = frames.append
     for index, message in enumerate(messages):
         at = f"message {index}"
-        for frame in read(require_object(message, at, name, _FIX), at):
+        body = message if type(message) is dict else require_object(message, at, name, _FIX)
+        for frame in read(body, at):
             append(frame if frame.origin is not None else placed(frame, at))
     metadata: dict[str, Any] = {
         key: info[key]
@@ -174,7 +175,8 @@ class _Reading:
         )
 
     def _assistant(self, message: dict[str, Any], text: str, at: str) -> list[Frame]:
-        frames: list[Frame] = [AssistantFrame(content=text)] if not is_blank(text) else []
+        # Built with its origin: the frame is then not placed() again (a call per frame).
+        frames: list[Frame] = [] if is_blank(text) else [AssistantFrame(content=text, origin=at)]
         has_calls = message.get("tool_calls") or message.get("function_call")
         calls = tool_call_frames(message, self.name, at, self.ledger) if has_calls else []
         if calls:
@@ -187,7 +189,9 @@ class _Reading:
             return frames
         else:  # v1: exactly one fenced command is an action, else a format error follows
             found = [m for pattern in self.actions for m in pattern.findall(text)]
-            commands = found if len(found) == 1 else []
+            if len(found) == 1 and isinstance(found[0], str):
+                frames.append(self._text_call(found[0]))
+            return frames
         frames.extend(self._text_call(c) for c in commands if isinstance(c, str))
         return frames
 
