@@ -269,7 +269,9 @@ def _in_visit_order(children: dict[str | None, list[Span]], name: str) -> list[S
             )
         visited.add(id(span))
         ordered.append(span)
-        pending.extend((child, depth + 1) for child in reversed(children.get(span.span_id, [])))
+        below = children.get(span.span_id)
+        if below:  # most spans are leaves: no generator for them
+            pending.extend([(child, depth + 1) for child in reversed(below)])
     return ordered
 
 
