@@ -162,7 +162,7 @@ class _Reading:
         if role == "tool":
             return self._result(message.get("tool_call_id"), text, message, at)
         if role == "user":
-            return self._user(message, text)
+            return self._user(message, text, at)
         if role == "exit":
             # The run ended; a finishing command's output is its last result (Submitted).
             frame = self.ledger.result(None, ok=True, result=text)
@@ -190,20 +190,20 @@ class _Reading:
         else:  # v1: exactly one fenced command is an action, else a format error follows
             found = [m for pattern in self.actions for m in pattern.findall(text)]
             if len(found) == 1 and isinstance(found[0], str):
-                frames.append(self._text_call(found[0]))
+                frames.append(self._text_call(found[0], at))
             return frames
         frames.extend(self._text_call(c) for c in commands if isinstance(c, str))
         return frames
 
-    def _text_call(self, command: str) -> Frame:
-        call = self.ledger.call(None, "bash", {"command": command.strip()})
+    def _text_call(self, command: str, origin: str | None = None) -> Frame:
+        call = self.ledger.call(None, "bash", {"command": command.strip()}, origin=origin)
         self.synthetic.append(call.id)
         return call
 
-    def _user(self, message: dict[str, Any], text: str) -> list[Frame]:
+    def _user(self, message: dict[str, Any], text: str, at: str) -> list[Frame]:
         extra = message.get("extra")
         if not extra:  # most outputs: no extra, read as below
-            frame = self.ledger.result(None, ok=True, result=text)
+            frame = self.ledger.result(None, ok=True, result=text, origin=at)
             return [frame] if frame is not None else self._task_or_note(text)
         extra = object_or_empty(extra)
         interrupt = extra.get("interrupt_type")
