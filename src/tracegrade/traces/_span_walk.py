@@ -21,7 +21,6 @@ from tracegrade.errors import TraceFormatError
 from tracegrade.traces._limits import MAX_DEPTH
 from tracegrade.traces._model import AssistantFrame, SystemFrame, UserFrame
 from tracegrade.traces._pairing import CallLedger
-from tracegrade.traces._placing import placed
 from tracegrade.traces._reading import build_trace, parse_arguments, trace_stem
 from tracegrade.traces._spans import load_span_lines, load_spans
 
@@ -192,8 +191,7 @@ class _Walk:
             self.result(reply.id, reply.value, ok=True, origin=origin, where=origin)
 
     def call(self, source_id: str | None, tool: str, args: Any, origin: str) -> None:  # noqa: ANN401 - any JSON value
-        frame = self.ledger.call(source_id, tool, args)
-        self.frames.append(placed(frame, origin))
+        self.frames.append(self.ledger.call(source_id, tool, args, origin=origin))
         if source_id:
             self.called.add(source_id)
             self.awaiting_result[source_id] += 1
@@ -207,14 +205,14 @@ class _Walk:
         origin: str,
         where: str,
     ) -> None:
-        frame = self.ledger.result(source_id, ok=ok, result=value)
+        frame = self.ledger.result(source_id, ok=ok, result=value, origin=origin)
         if frame is None:
             raise TraceFormatError(
                 f"{where}: a tool result with no call id and no call waiting for a result",
                 fix="give the tool message the id of the call it answers",
                 path=self.name,
             )
-        self.frames.append(placed(frame, origin))
+        self.frames.append(frame)
         if source_id and self.awaiting_result[source_id]:
             self.awaiting_result[source_id] -= 1
 
