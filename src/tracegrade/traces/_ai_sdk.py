@@ -46,6 +46,7 @@ __all__: list[str] = []
 
 _FIX = "see docs/formats/ai-sdk.md for the ai.* attributes read"
 _SIGNATURE = re.compile(rb'"ai\.(operationId|prompt|toolCall\.name|response\.text|model\.id)"')
+_PROMPT_MESSAGES = "ai.prompt.messages"
 _MODEL_CALLS = frozenset(
     {"ai.generateText.doGenerate", "ai.streamText.doStream", "ai.generateObject.doGenerate",
      "ai.streamObject.doStream"}
@@ -109,7 +110,7 @@ class AiSdk:
     def messages(self, span: Span, name: str) -> tuple[list[Message], list[Message]]:
         """``ai.prompt.messages`` in; ``ai.response.text`` and ``ai.response.toolCalls`` out."""
         attrs, origin = span.attributes, span.origin
-        key = "ai.prompt.messages"
+        key = _PROMPT_MESSAGES
         prompt = attrs.get(key)
 
         def parsed_messages(parsed: Any, start: int) -> list[Message]:  # noqa: ANN401 - JSON
@@ -122,7 +123,7 @@ class AiSdk:
                     path=name,
                 )
             return [
-                _message(raw, f"{span.where}: {key}[{i}]", f"{origin}, {key}[{i}]", name)
+                _message(raw, span, i, f"{origin}, {key}[{i}]", name)
                 for i, raw in enumerate(parsed[start:], start)
             ]
 
@@ -158,9 +159,10 @@ class AiSdk:
         return ToolRun(
             id=call_id if isinstance(call_id, str) and call_id else None,
             name=tool,
-            args=parse_arguments(args),
-            result="" if result is None else parse_arguments(result),
+            args=args,
+            result="" if result is None else result,
             ok=not span.error,
+            parse_json=True,  # most calls and results are read off the LLM spans instead
         )
 
     def model(self, span: Span) -> str | None:
@@ -172,11 +174,9 @@ class AiSdk:
     def usage(self, span: Span) -> tuple[int | None, int | None]:
         """Tokens in and out: ``ai.usage.inputTokens`` and ``outputTokens`` (or v4 names)."""
         attrs = span.attributes
-        found = (
-            attrs.get("ai.usage.inputTokens", attrs.get("ai.usage.promptTokens")),
-            attrs.get("ai.usage.outputTokens", attrs.get("ai.usage.completionTokens")),
-        )
-        return tuple(v if isinstance(v, int) and not isinstance(v, bool) else None for v in found)  # type: ignore[return-value]
+        tokens_in = attrs.get("ai.usage.inputTokens", attrs.get("ai.usage.promptTokens"))
+        tokens_out = attrs.get("ai.usage.outputTokens", attrs.get("ai.usage.completionTokens"))
+        return _count(tokens_in), _count(tokens_out)
 
     def text_io(self, span: Span) -> tuple[str | None, str | None]:
         """The root's ``ai.prompt`` (its ``prompt``, else its last user message) and answer."""
@@ -198,6 +198,10 @@ class AiSdk:
             request if isinstance(request, str) else None,
             answer if isinstance(answer, str) else None,
         )
+
+
+def _count(value: Any) -> int | None:  # noqa: ANN401 - any JSON value
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _json(value: Any, span: Span, key: str, name: str) -> Any:  # noqa: ANN401 - any JSON value
@@ -247,22 +251,38 @@ def _reply(part: dict[str, Any]) -> Reply:
     return Reply(call_id if isinstance(call_id, str) and call_id else None, value)
 
 
-def _message(raw: Any, where: str, origin: str, name: str) -> Message:  # noqa: ANN401 - any JSON value
-    """One prompt message: ``{role, content}``, content a string or a list of typed parts."""
+def _message(raw: Any, span: Span, index: int, origin: str, name: str) -> Message:  # noqa: ANN401 - any JSON value
+    """Prompt message ``index``: ``{role, content}``, content a string or a list of typed parts."""
     if not isinstance(raw, dict):
         raise TraceFormatError(
-            f"{where}: a message must be a JSON object, got {json_type(raw)}", fix=_FIX, path=name
+            f"{span.where}: {_PROMPT_MESSAGES}[{index}]: a message must be a JSON object, got"
+            f" {json_type(raw)}",
+            fix=_FIX,
+            path=name,
         )
     role = _ROLES.get(str(raw.get("role")))
     if role is None:
         raise TraceFormatError(
-            f"{where}: unknown role {raw.get('role')!r}",
+            f"{span.where}: {_PROMPT_MESSAGES}[{index}]: unknown role {raw.get('role')!r}",
             fix="a prompt message's role is one of: system, user, assistant, tool",
             path=name,
         )
     content = raw.get("content")
-    parts = content if isinstance(content, list) else []
-    typed = [p for p in parts if isinstance(p, dict)]
-    calls = tuple(_call(p) for p in typed if p.get("type") == "tool-call")
-    replies = tuple(_reply(p) for p in typed if p.get("type") == "tool-result")
-    return Message(role, _content_text(content), origin, calls, replies)
+    if not isinstance(content, list):
+        return Message(role, content if isinstance(content, str) else "", origin)
+    # One pass over the parts: the text of text parts, the calls and the results.
+    texts: list[str] = []
+    calls: list[Call] = []
+    replies: list[Reply] = []
+    for part in content:
+        if isinstance(part, dict):
+            kind = part.get("type")
+            if kind == "text":
+                text = part.get("text")
+                if isinstance(text, str):
+                    texts.append(text)
+            elif kind == "tool-call":
+                calls.append(_call(part))
+            elif kind == "tool-result":
+                replies.append(_reply(part))
+    return Message(role, "\n".join(texts), origin, tuple(calls), tuple(replies))

@@ -97,12 +97,13 @@ def _mini_trace(raw: Any, name: str) -> Trace:  # noqa: ANN401 - any JSON value
     regex = model_config.get("action_regex", agent_config.get("action_regex"))
     actions = (regex,) if isinstance(regex, str) and regex else _DEFAULT_ACTIONS
     reading = _Reading(name, [re.compile(r, re.DOTALL) for r in actions])
+    frames, read = reading.frames, reading.message
+    append = frames.append
     for index, message in enumerate(messages):
         at = f"message {index}"
-        body = require_object(message, at, name, _FIX)
-        reading.frames.extend(
-            f if f.origin is not None else placed(f, at) for f in reading.message(body, at)
-        )
+        body = message if type(message) is dict else require_object(message, at, name, _FIX)
+        for frame in read(body, at):
+            append(frame if frame.origin is not None else placed(frame, at))
     metadata: dict[str, Any] = {
         key: info[key]
         for key in ("exit_status", "submission", "model_stats", "mini_version")
@@ -146,20 +147,22 @@ class _Reading:
         self.asked = False  # the task (the first user message) was read
 
     def message(self, message: dict[str, Any], at: str) -> list[Frame]:  # noqa: PLR0911 - one return per message shape
-        if isinstance(message.get("output"), list) and "role" not in message:
+        if "role" not in message and isinstance(message.get("output"), list):
             return self._response(message, at)  # a Responses API object (v1.1)
-        if message.get("type") == "function_call_output":
+        kind = message.get("type")
+        if kind == "function_call_output":
             return self._result(message.get("call_id"), message.get("output"), message, at)
         role = message.get("role")
-        text = self._text(message.get("content"), at)
-        if role == "system" or message.get("type") == "system":
+        content = message.get("content")
+        text = content if isinstance(content, str) else self._text(content, at)
+        if role == "system" or kind == "system":
             return [SystemFrame(content=text)]
         if role == "assistant":
             return self._assistant(message, text, at)
         if role == "tool":
             return self._result(message.get("tool_call_id"), text, message, at)
         if role == "user":
-            return self._user(message, text)
+            return self._user(message, text, at)
         if role == "exit":
             # The run ended; a finishing command's output is its last result (Submitted).
             frame = self.ledger.result(None, ok=True, result=text)
@@ -172,28 +175,37 @@ class _Reading:
         )
 
     def _assistant(self, message: dict[str, Any], text: str, at: str) -> list[Frame]:
-        frames: list[Frame] = [AssistantFrame(content=text)] if not is_blank(text) else []
+        # Built with its origin: the frame is then not placed() again (a call per frame).
+        frames: list[Frame] = [] if is_blank(text) else [AssistantFrame(content=text, origin=at)]
         has_calls = message.get("tool_calls") or message.get("function_call")
         calls = tool_call_frames(message, self.name, at, self.ledger) if has_calls else []
         if calls:
             return frames + calls
-        extra = object_or_empty(message.get("extra"))
-        listed = extra.get("actions")
+        extra = message.get("extra")
+        listed = extra.get("actions") if isinstance(extra, dict) else None
         if isinstance(listed, list):  # v1.1 text-based: the actions the model class parsed
             commands = [a.get("command") for a in listed if isinstance(a, dict)]
+        elif not text:
+            return frames
         else:  # v1: exactly one fenced command is an action, else a format error follows
-            found = [m for pattern in self.actions for m in pattern.findall(text)] if text else []
-            commands = found if len(found) == 1 else []
+            found = [m for pattern in self.actions for m in pattern.findall(text)]
+            if len(found) == 1 and isinstance(found[0], str):
+                frames.append(self._text_call(found[0], at))
+            return frames
         frames.extend(self._text_call(c) for c in commands if isinstance(c, str))
         return frames
 
-    def _text_call(self, command: str) -> Frame:
-        call = self.ledger.call(None, "bash", {"command": command.strip()})
+    def _text_call(self, command: str, origin: str | None = None) -> Frame:
+        call = self.ledger.call(None, "bash", {"command": command.strip()}, origin=origin)
         self.synthetic.append(call.id)
         return call
 
-    def _user(self, message: dict[str, Any], text: str) -> list[Frame]:
-        extra = object_or_empty(message.get("extra"))
+    def _user(self, message: dict[str, Any], text: str, at: str) -> list[Frame]:
+        extra = message.get("extra")
+        if not extra:  # most outputs: no extra, read as below
+            frame = self.ledger.result(None, ok=True, result=text, origin=at)
+            return [frame] if frame is not None else self._task_or_note(text)
+        extra = object_or_empty(extra)
         interrupt = extra.get("interrupt_type")
         if interrupt == "UserInterruption":
             return [UserFrame(content=text)]  # the human stepped in
@@ -209,6 +221,9 @@ class _Reading:
         frame = self.ledger.result(None, ok=not extra.get("exception_info"), result=text)
         if frame is not None:
             return [frame]  # a command's output, sent back as a user message
+        return self._task_or_note(text)
+
+    def _task_or_note(self, text: str) -> list[Frame]:
         if not self.asked:
             self.asked = True
             return [UserFrame(content=text)]

@@ -42,8 +42,18 @@ class CallLedger:
     _seen: dict[str, int] = field(default_factory=dict)  # calls so far per source id
     _first_open: int = 0  # every call before this index has a result
 
-    def call(self, source_id: str | None, name: str, args: Any) -> ToolCallFrame:  # noqa: ANN401 - any JSON value
-        """Record a call and return its frame, with an id no earlier call has."""
+    def call(
+        self,
+        source_id: str | None,
+        name: str,
+        args: Any,  # noqa: ANN401 - any JSON value
+        *,
+        origin: str | None = None,
+    ) -> ToolCallFrame:
+        """Record a call and return its frame, with an id no earlier call has.
+
+        ``origin``, when given, is set as the frame is built (not placed() after it).
+        """
         if source_id:
             count = self._seen.get(source_id, 0) + 1
             self._seen[source_id] = count
@@ -65,6 +75,8 @@ class CallLedger:
                 self._by_source[source_id] = [call]
             else:
                 same.append(call)
+        if origin is not None:
+            return ToolCallFrame(id=frame_id, name=name, args=args, origin=origin)
         return ToolCallFrame(id=frame_id, name=name, args=args)
 
     def result(
@@ -74,8 +86,9 @@ class CallLedger:
         ok: bool,
         result: Any,  # noqa: ANN401 - any JSON value
         artifact: Any = None,  # noqa: ANN401 - any JSON value
+        origin: str | None = None,
     ) -> ToolResultFrame | None:
-        """Return the result frame, carrying the frame id of the call it answers.
+        """Return the result frame, carrying the frame id of the call it answers (and ``origin``).
 
         A result whose id no call had keeps that id (the grader reports it as an
         orphan). A second result for an answered call goes to the latest call of
@@ -100,4 +113,8 @@ class CallLedger:
                 return None
             target = self._calls[self._first_open]
         target.answered = True
+        if origin is not None:
+            return ToolResultFrame(
+                id=target.frame_id, ok=ok, result=result, artifact=artifact, origin=origin
+            )
         return ToolResultFrame(id=target.frame_id, ok=ok, result=result, artifact=artifact)

@@ -21,8 +21,7 @@ from tracegrade.errors import TraceFormatError
 from tracegrade.traces._limits import MAX_DEPTH
 from tracegrade.traces._model import AssistantFrame, SystemFrame, UserFrame
 from tracegrade.traces._pairing import CallLedger
-from tracegrade.traces._placing import placed
-from tracegrade.traces._reading import build_trace, trace_stem
+from tracegrade.traces._reading import build_trace, parse_arguments, trace_stem
 from tracegrade.traces._spans import load_span_lines, load_spans
 
 if TYPE_CHECKING:
@@ -45,7 +44,7 @@ __all__ = [
 SpanRole = Literal["llm", "tool", "other"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)  # not frozen: see Message
 class Call:
     """A tool call a message announces."""
 
@@ -54,7 +53,7 @@ class Call:
     args: Any
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)  # not frozen: see Message
 class Reply:
     """A tool result a ``tool`` message carries."""
 
@@ -85,12 +84,16 @@ class Message:
             self._key.append(orjson.dumps(body, option=orjson.OPT_SORT_KEYS, default=str))
         return self._key[0]
 
+    def same(self, other: Message) -> bool:
+        """``key() == other.key()``; a moved() copy is known to be the same without a key."""
+        return self._key is other._key or self.key() == other.key()
+
     def moved(self, origin: str) -> Message:
         """The same message read at another place (a re-sent history); it shares the key."""
         return Message(self.role, self.text, origin, self.calls, self.replies, self._key)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)  # not frozen: see Message
 class ToolRun:
     """What a tool span says about one tool execution."""
 
@@ -99,6 +102,9 @@ class ToolRun:
     args: Any
     result: Any
     ok: bool
+    # The args and result as written: a JSON string is parsed (parse_arguments) only where
+    # it is used. A call an LLM output announced and a result a later input showed are not.
+    parse_json: bool = False
 
 
 class Convention(Protocol):
@@ -136,19 +142,18 @@ class _Walk:
     seen_replies: dict[str, list[Any]]
     ledger: CallLedger = field(default_factory=CallLedger)
     frames: list[Frame] = field(default_factory=list)
-    threads: list[list[bytes]] = field(default_factory=list)
+    threads: list[list[Message]] = field(default_factory=list)
     called: set[str] = field(default_factory=set)
     awaiting_span: Counter[str] = field(default_factory=Counter)
     awaiting_result: Counter[str] = field(default_factory=Counter)
     span_runs: Counter[str] = field(default_factory=Counter)
 
     def conversation(self, inputs: list[Message], outputs: list[Message]) -> None:
-        keys = [m.key() for m in inputs]
         best, common = None, 0
         for thread in self.threads:
             shared = 0
-            for old, new in zip(thread, keys, strict=False):
-                if old != new:
+            for old, new in zip(thread, inputs, strict=False):
+                if not old.same(new):
                     break
                 shared += 1
             if shared > common:
@@ -157,7 +162,7 @@ class _Walk:
             self.message(message, announced=False)
         for message in outputs:
             self.message(message, announced=True)
-        sequence = keys + [m.key() for m in outputs]
+        sequence = inputs + outputs
         if best is not None and common == len(best):
             best[:] = sequence
         else:
@@ -186,8 +191,7 @@ class _Walk:
             self.result(reply.id, reply.value, ok=True, origin=origin, where=origin)
 
     def call(self, source_id: str | None, tool: str, args: Any, origin: str) -> None:  # noqa: ANN401 - any JSON value
-        frame = self.ledger.call(source_id, tool, args)
-        self.frames.append(placed(frame, origin))
+        self.frames.append(self.ledger.call(source_id, tool, args, origin=origin))
         if source_id:
             self.called.add(source_id)
             self.awaiting_result[source_id] += 1
@@ -201,14 +205,14 @@ class _Walk:
         origin: str,
         where: str,
     ) -> None:
-        frame = self.ledger.result(source_id, ok=ok, result=value)
+        frame = self.ledger.result(source_id, ok=ok, result=value, origin=origin)
         if frame is None:
             raise TraceFormatError(
                 f"{where}: a tool result with no call id and no call waiting for a result",
                 fix="give the tool message the id of the call it answers",
                 path=self.name,
             )
-        self.frames.append(placed(frame, origin))
+        self.frames.append(frame)
         if source_id and self.awaiting_result[source_id]:
             self.awaiting_result[source_id] -= 1
 
@@ -219,16 +223,20 @@ class _Walk:
         if run.id and self.awaiting_span[run.id]:
             self.awaiting_span[run.id] -= 1  # an LLM output announced this call
         else:
-            self.call(source_id, run.name, run.args, span.origin)
+            args = parse_arguments(run.args) if run.parse_json else run.args
+            self.call(source_id, run.name, args, span.origin)
         for child in children:
             visit(child)
         value = run.result
+        shown = False
         if run.id:
             seen = self.seen_replies.get(run.id, [])
             if self.span_runs[run.id] < len(seen):
-                value = seen[self.span_runs[run.id]]  # the string the model saw
+                value, shown = seen[self.span_runs[run.id]], True  # the string the model saw
             self.span_runs[run.id] += 1
         if self.awaiting_result[source_id]:
+            if run.parse_json and not shown:
+                value = parse_arguments(value)
             self.result(source_id, value, ok=run.ok, origin=span.origin, where=span.where)
 
 
@@ -259,7 +267,9 @@ def _in_visit_order(children: dict[str | None, list[Span]], name: str) -> list[S
             )
         visited.add(id(span))
         ordered.append(span)
-        pending.extend((child, depth + 1) for child in reversed(children.get(span.span_id, [])))
+        below = children.get(span.span_id)
+        if below:  # most spans are leaves: no generator for them
+            pending.extend([(child, depth + 1) for child in reversed(below)])
     return ordered
 
 
@@ -295,17 +305,16 @@ def spans_trace(group: SpanGroup, convention: Convention, name: str) -> Trace:
     # walk visits the spans: reading them is most of the cost, as every call re-sends the
     # whole history, and a convention may hand back a message it read in an earlier span.
     in_order = _in_visit_order(children, name)  # raises on a cycle, before the recursive walk
+    roles = {id(span): convention.role(span) for span in in_order}  # asked once per span
     said = {
-        id(span): convention.messages(span, name)
-        for span in in_order
-        if convention.role(span) == "llm"
+        id(span): convention.messages(span, name) for span in in_order if roles[id(span)] == "llm"
     }
     walk = _Walk(convention, name, _seen_replies(said))
     models: list[str] = []
     tokens = [0, 0, 0]  # input, output, spans that reported any
 
     def visit(span: Span) -> None:
-        role = convention.role(span)
+        role = roles[id(span)]
         if role == "tool":
             walk.tool_span(span, children.get(span.span_id, []), visit)
             return

@@ -40,10 +40,13 @@ _INDEXED_LISTS = frozenset(
     {"input_messages", "output_messages", "tool_calls", "contents", "tools", "documents"}
 )
 _NESTED = frozenset({dict, list})
+_NUMBERS = (int, float)  # a tuple: an `int | float` union is built again at every test
 _ATTRIBUTE_PREFIXES = ("gen_ai.", "llm.", "openinference.", "input.", "output.", "tool.")
 
 
-@dataclass(frozen=True, slots=True)
+# Not frozen, though never changed (as _span_walk.Message): one is built per span, and a
+# frozen dataclass's __init__ costs three times as much. unsafe_hash keeps the same hash.
+@dataclass(slots=True, unsafe_hash=True)
 class Span:
     """One span, read from any envelope.
 
@@ -100,7 +103,7 @@ def load_span_lines(lines: Iterable[bytes], name: str, stem: str) -> list[SpanGr
     """
     spans: list[Span] = []
     for number, line in enumerate(lines, start=1):
-        if line.strip():
+        if line and not line.isspace():  # blank as line.strip() tells, without copying the line
             where = f"line {number}"
             _collect(load_json(line, name, where), name, where, stem, spans)
     return _group(spans, None)
@@ -357,7 +360,7 @@ def _js_span(raw: dict[str, Any], order: int, name: str, where: str) -> Span:
     micros = raw.get("timestamp")
     if micros is not None and (
         isinstance(micros, bool)
-        or not isinstance(micros, int | float)
+        or not isinstance(micros, _NUMBERS)
         or not math.isfinite(micros * 1000)
     ):
         raise _fail(
@@ -367,10 +370,15 @@ def _js_span(raw: dict[str, Any], order: int, name: str, where: str) -> Span:
     if not isinstance(attributes, dict):
         raise _fail(where, f"'attributes' must be an object, got {json_type(attributes)}", name)
     status = raw.get("status")
-    events = tuple(
-        (str(event.get("name", "")), flatten(event.get("attributes") or {}))
-        for event in _events(raw, where, name)
-        if isinstance(event, dict) and isinstance(event.get("attributes") or {}, dict)
+    listed = _events(raw, where, name)
+    events = (
+        tuple(
+            (str(event.get("name", "")), flatten(event.get("attributes") or {}))
+            for event in listed
+            if isinstance(event, dict) and isinstance(event.get("attributes") or {}, dict)
+        )
+        if listed
+        else ()
     )
     return Span(
         trace_id=trace_id,
