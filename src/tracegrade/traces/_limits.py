@@ -60,7 +60,10 @@ def parsed_depth_within(data: bytes | str, value: object, limit: int = MAX_DEPTH
     every container in Python. The text can only nest deeper than its value (a repeated
     object key keeps one value), so a text too deep is confirmed on the value.
     """
-    if len(data) <= _COUNTED:
+    size = len(data)
+    if size < 2 * limit + 2:
+        return True  # nesting deeper takes limit + 1 opening and as many closing brackets
+    if size <= _COUNTED:
         # Fewer opening brackets than the limit cannot nest deeper: most lines and arguments
         # are told so for less than asking for the engine costs.
         if isinstance(data, bytes):
