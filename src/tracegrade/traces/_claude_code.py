@@ -159,17 +159,8 @@ def _line(line: Any, session: _Session, number: int, at: str) -> None:  # noqa: 
             path=session.name,
         )
     kind = line.get("type")
-    if not isinstance(kind, str):
-        raise TraceFormatError(
-            f"{at}: the line has no 'type'",
-            fix="each line of a Claude Code session has a type (user, assistant, summary, ...);"
-            " is this a Claude Code transcript?",
-            path=session.name,
-        )
-    if kind == "summary" and isinstance(line.get("summary"), str):
-        session.summaries.append(line["summary"])
     if kind not in _MESSAGE_LINES:
-        session.skipped[kind] = session.skipped.get(kind, 0) + 1
+        _bookkeeping_line(line, kind, session, at)
         return
     uuid = line.get("uuid")
     if isinstance(uuid, str):
@@ -193,6 +184,20 @@ def _line(line: Any, session: _Session, number: int, at: str) -> None:  # noqa: 
         _assistant(message, thread, session.name, at)
     else:
         _user(line, message, thread, session.name, at)
+
+
+def _bookkeeping_line(line: dict[str, Any], kind: object, session: _Session, at: str) -> None:
+    """Count a line that is not a message (keep a summary's text), or refuse one with no type."""
+    if not isinstance(kind, str):
+        raise TraceFormatError(
+            f"{at}: the line has no 'type'",
+            fix="each line of a Claude Code session has a type (user, assistant, summary, ...);"
+            " is this a Claude Code transcript?",
+            path=session.name,
+        )
+    if kind == "summary" and isinstance(line.get("summary"), str):
+        session.summaries.append(line["summary"])
+    session.skipped[kind] = session.skipped.get(kind, 0) + 1
 
 
 def _blocks(message: dict[str, Any], name: str, at: str) -> list[dict[str, Any]]:
@@ -319,6 +324,8 @@ def _cut_reminders(text: str) -> tuple[str, list[str]]:
         at = end
     if not found:
         return text, found
+    if len(kept) == 1:  # one reminder, usually last: str + "" is the str, not a copy
+        return kept[0] + text[at:], found
     kept.append(text[at:])
     return "".join(kept), found
 
