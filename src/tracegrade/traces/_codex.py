@@ -110,23 +110,24 @@ def _line(line: Any, rollout: _Rollout, at: str) -> None:  # noqa: ANN401, PLR09
         raise TraceFormatError(
             f"{at}: a line must be a JSON object, got {json_type(line)}", fix=_FIX, path=name
         )
-    kind, payload = line.get("type"), line.get("payload")
-    if "payload" not in line:
+    payload = line.get("payload")
+    if payload is None and "payload" not in line:
         _early_line(line, rollout, at)
         return
     if not isinstance(payload, dict):
         raise TraceFormatError(
             f"{at}: 'payload' must be a JSON object, got {json_type(payload)}", fix=_FIX, path=name
         )
-    if kind == "session_meta":
+    kind = line.get("type")
+    if kind == "response_item":  # first: most lines are
+        rollout.items += 1
+        _item(payload, rollout, at)
+    elif kind == "session_meta":
         _session_meta(payload, rollout, at)
     elif kind == "turn_context":
         model = payload.get("model")
         if isinstance(model, str) and model and model not in rollout.models:
             rollout.models.append(model)
-    elif kind == "response_item":
-        rollout.items += 1
-        _item(payload, rollout, at)
     elif kind == "compacted":
         message = payload.get("message")
         if isinstance(message, str):  # a summary in place of the history: never evidence
@@ -221,7 +222,7 @@ _KNOWN_ITEMS = frozenset(
 
 
 def _call_id(item: dict[str, Any], name: str, at: str) -> str | None:
-    call_id = item.get("call_id", item.get("id"))
+    call_id = item["call_id"] if "call_id" in item else item.get("id")
     if call_id is not None and not isinstance(call_id, str):
         raise TraceFormatError(
             f"{at}: 'call_id' must be a string, got {json_type(call_id)}", fix=_FIX, path=name
