@@ -206,22 +206,18 @@ def _blocks(message: dict[str, Any], name: str, at: str) -> list[dict[str, Any]]
         return []
     if isinstance(content, str):
         return [{"type": "text", "text": content}]
-    if not isinstance(content, list) or not _all_objects(content):
-        raise TraceFormatError(
-            f"{at}: 'message.content' must be a string or a list of blocks, got"
-            f" {json_type(content)}",
-            fix=_FIX,
-            path=name,
-        )
-    return content
-
-
-def _all_objects(blocks: list[Any]) -> bool:
-    # A loop, not all() over a generator: that costs more on the usual one-block line.
-    for block in blocks:  # noqa: SIM110
-        if not isinstance(block, dict):
-            return False
-    return True
+    if isinstance(content, list):
+        # A loop, not all() over a generator: that costs more on the usual one-block line.
+        for block in content:
+            if not isinstance(block, dict):
+                break
+        else:
+            return content
+    raise TraceFormatError(
+        f"{at}: 'message.content' must be a string or a list of blocks, got {json_type(content)}",
+        fix=_FIX,
+        path=name,
+    )
 
 
 def _assistant(message: dict[str, Any], thread: _Thread, name: str, at: str) -> None:
