@@ -247,3 +247,19 @@ def test_reminders_between_other_tags_are_cut_where_they_are() -> None:
         content=f"{one}\n{two}",
         origin="line 2, block 0",
     )
+
+
+def test_a_reminder_after_many_other_tags_is_still_found() -> None:
+    call = (
+        b'{"type": "assistant", "parentUuid": null, "message": {"role": "assistant",'
+        b' "content": [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {}}]}}'
+    )
+    html = "<p>x</p>" * 20  # more '<' than the reader tries one by one
+    content = f"{html}<system-reminder>r</system-reminder>"
+    result = {"type": "tool_result", "tool_use_id": "t1", "content": content}
+    line = {"type": "user", "parentUuid": None, "message": {"role": "user", "content": [result]}}
+    (trace,) = read_traces(call + b"\n" + orjson.dumps(line), format_name="claude-code")
+    assert [f.type for f in trace.frames] == ["tool_call", "tool_result", "system"]
+    output = trace.frames[1]
+    assert isinstance(output, ToolResultFrame)
+    assert output.result == html
