@@ -90,3 +90,18 @@ def test_a_file_too_deep_fails_alike_on_both_engines(tmp_path: Path, depth: int)
     message = _on_both(error)
     assert f"nest more than {MAX_DEPTH} levels deep" in message
     assert "deep.json" in message
+
+
+@pytest.mark.parametrize("depth", [MAX_DEPTH - 1, MAX_DEPTH, MAX_DEPTH + 1, MAX_DEPTH + 2])
+def test_a_line_of_bytes_is_judged_at_the_limit(depth: int) -> None:
+    # Bytes are counted by deleting at most MAX_DEPTH + 1 brackets of each kind.
+    data = b"[" * (depth - depth // 2) + b'{"k": ' * (depth // 2) + b"1"
+    data += b"}" * (depth // 2) + b"]" * (depth - depth // 2)
+    value = orjson.loads(data)
+    assert _on_both(lambda: parsed_depth_within(data, value)) is (depth <= MAX_DEPTH)
+
+
+def test_a_wide_line_full_of_brackets_is_shallow() -> None:
+    data = b"[" + b",".join([b"[{}]"] * 800) + b"]"  # 1601 opening brackets, 3 levels
+    assert len(data) < 4_096
+    assert _on_both(lambda: parsed_depth_within(data, orjson.loads(data))) is True

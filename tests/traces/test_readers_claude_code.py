@@ -213,3 +213,53 @@ def test_a_sub_agent_file_of_its_own_is_one_trace(tmp_path: Path) -> None:
     assert trace.id == f"{SESSION}/a1b2c3d4"
     assert trace.metadata["sidechain_of"] == SESSION
     assert [f.type for f in trace.frames] == ["user", "tool_call", "tool_result", "assistant"]
+
+
+def _user_line(content: str) -> bytes:
+    message = {"role": "user", "content": content}
+    return orjson.dumps({"type": "user", "parentUuid": None, "message": message})
+
+
+def test_an_interruption_note_in_a_user_turn_is_not_the_human() -> None:
+    # No '<' in it: the note alone must still reach the injected-text pattern.
+    data = _user_line("fix the bug\n[Request interrupted by user for tool use]")
+    (trace,) = read_traces(data, format_name="claude-code")
+    assert [(f.type, f.content) for f in trace.frames if hasattr(f, "content")] == [
+        ("system", "[Request interrupted by user for tool use]"),
+        ("user", "fix the bug"),
+    ]
+
+
+def test_reminders_between_other_tags_are_cut_where_they_are() -> None:
+    call = (
+        b'{"type": "assistant", "parentUuid": null, "message": {"role": "assistant",'
+        b' "content": [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {}}]}}'
+    )
+    one, two = "<system-reminder>one</system-reminder>", "<system-reminder>two</system-reminder>"
+    text = f"a<b> <c{one}mid <{two}"
+    result = {"type": "tool_result", "tool_use_id": "t1", "content": text + " end"}
+    line = {"type": "user", "parentUuid": None, "message": {"role": "user", "content": [result]}}
+    (trace,) = read_traces(call + b"\n" + orjson.dumps(line), format_name="claude-code")
+    output, reminders = trace.frames[1], trace.frames[2]
+    assert isinstance(output, ToolResultFrame)
+    assert output.result == "a<b> <cmid < end"
+    assert reminders == SystemFrame(
+        content=f"{one}\n{two}",
+        origin="line 2, block 0",
+    )
+
+
+def test_a_reminder_after_many_other_tags_is_still_found() -> None:
+    call = (
+        b'{"type": "assistant", "parentUuid": null, "message": {"role": "assistant",'
+        b' "content": [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {}}]}}'
+    )
+    html = "<p>x</p>" * 20  # more '<' than the reader tries one by one
+    content = f"{html}<system-reminder>r</system-reminder>"
+    result = {"type": "tool_result", "tool_use_id": "t1", "content": content}
+    line = {"type": "user", "parentUuid": None, "message": {"role": "user", "content": [result]}}
+    (trace,) = read_traces(call + b"\n" + orjson.dumps(line), format_name="claude-code")
+    assert [f.type for f in trace.frames] == ["tool_call", "tool_result", "system"]
+    output = trace.frames[1]
+    assert isinstance(output, ToolResultFrame)
+    assert output.result == html

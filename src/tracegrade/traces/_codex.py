@@ -110,24 +110,24 @@ def _line(line: Any, rollout: _Rollout, at: str) -> None:  # noqa: ANN401, PLR09
         raise TraceFormatError(
             f"{at}: a line must be a JSON object, got {json_type(line)}", fix=_FIX, path=name
         )
-    kind, payload = line.get("type"), line.get("payload")
-    if "payload" not in line:
+    payload = line.get("payload")
+    if payload is None and "payload" not in line:
         _early_line(line, rollout, at)
         return
     if not isinstance(payload, dict):
         raise TraceFormatError(
             f"{at}: 'payload' must be a JSON object, got {json_type(payload)}", fix=_FIX, path=name
         )
-    if kind == "session_meta":
+    kind = line.get("type")
+    if kind == "response_item":  # first: most lines are
+        rollout.items += 1
+        _item(payload, rollout, at)
+    elif kind == "session_meta":
         _session_meta(payload, rollout, at)
     elif kind == "turn_context":
         model = payload.get("model")
         if isinstance(model, str) and model and model not in rollout.models:
             rollout.models.append(model)
-    elif kind == "response_item":
-        rollout.items += 1
-        for frame in _item(payload, rollout, at):  # a loop: no generator per line
-            rollout.frames.append(placed(frame, at))
     elif kind == "compacted":
         message = payload.get("message")
         if isinstance(message, str):  # a summary in place of the history: never evidence
@@ -148,7 +148,7 @@ def _early_line(line: dict[str, Any], rollout: _Rollout, at: str) -> None:
         rollout.skip(f"record_type:{line['record_type']}")
     elif "type" in line:
         rollout.items += 1
-        rollout.frames.extend(placed(f, at) for f in _item(line, rollout, at))
+        _item(line, rollout, at)
     elif "id" in line and "timestamp" in line:
         _session_meta(line, rollout, at)
     else:
@@ -173,10 +173,21 @@ def _session_meta(payload: dict[str, Any], rollout: _Rollout, at: str) -> None:
             rollout.frames.append(placed(SystemFrame(content=text), f"{at}, session_meta"))
 
 
-def _item(item: dict[str, Any], rollout: _Rollout, at: str) -> list[Frame]:
-    kind, name, ledger = item.get("type"), rollout.name, rollout.ledger
+def _item(item: dict[str, Any], rollout: _Rollout, at: str) -> None:
+    """Append the frame of a response item, placed at ``at``, if it makes one."""
+    kind = item.get("type")
     if kind == "message":
-        return _message(item, name, at)
+        frame = _message(item, rollout.name, at)  # built placed: no copy of its origin after
+        if frame is not None:
+            rollout.frames.append(frame)
+        return
+    frame = _tool_item(item, kind, rollout, at)
+    if frame is not None:
+        rollout.frames.append(placed(frame, at))
+
+
+def _tool_item(item: dict[str, Any], kind: object, rollout: _Rollout, at: str) -> Frame | None:
+    name, ledger = rollout.name, rollout.ledger
     if kind in ("function_call", "custom_tool_call"):
         tool = item.get("name")
         if not isinstance(tool, str) or not tool:
@@ -188,17 +199,17 @@ def _item(item: dict[str, Any], rollout: _Rollout, at: str) -> list[Frame]:
         args = (
             parse_arguments(item.get("arguments")) if kind == "function_call" else item.get("input")
         )
-        return [ledger.call(_call_id(item, name, at), tool, args)]
+        return ledger.call(_call_id(item, name, at), tool, args)
     if kind == "local_shell_call":
-        return [ledger.call(_call_id(item, name, at), "local_shell", item.get("action"))]
+        return ledger.call(_call_id(item, name, at), "local_shell", item.get("action"))
     if kind == "web_search_call":
         # Run by the API: no output item follows, the model read the pages itself.
-        return [ledger.call(_call_id(item, name, at), "web_search", item.get("action"))]
+        return ledger.call(_call_id(item, name, at), "web_search", item.get("action"))
     if kind in ("function_call_output", "custom_tool_call_output"):
-        return [_output(item, rollout, at)]
+        return _output(item, rollout, at)
     if isinstance(kind, str) and (kind in _SKIPPED_ITEMS or kind not in _KNOWN_ITEMS):
         rollout.skip(f"response_item:{kind}")
-        return []
+        return None
     raise TraceFormatError(
         f"{at}: a response_item needs a 'type' string, got {json_type(kind)}", fix=_FIX, path=name
     )
@@ -211,7 +222,7 @@ _KNOWN_ITEMS = frozenset(
 
 
 def _call_id(item: dict[str, Any], name: str, at: str) -> str | None:
-    call_id = item.get("call_id", item.get("id"))
+    call_id = item["call_id"] if "call_id" in item else item.get("id")
     if call_id is not None and not isinstance(call_id, str):
         raise TraceFormatError(
             f"{at}: 'call_id' must be a string, got {json_type(call_id)}", fix=_FIX, path=name
@@ -263,7 +274,7 @@ def _shell_text(value: Any) -> Any:  # noqa: ANN401 - any JSON value
     return value
 
 
-def _message(item: dict[str, Any], name: str, at: str) -> list[Frame]:
+def _message(item: dict[str, Any], name: str, at: str) -> Frame | None:
     role, content = item.get("role"), item.get("content")
     if isinstance(content, str):
         text = content
@@ -277,13 +288,13 @@ def _message(item: dict[str, Any], name: str, at: str) -> list[Frame]:
             path=name,
         )
     if role == "assistant":
-        return [AssistantFrame(content=text)] if text else []
+        return AssistantFrame(content=text, origin=at) if text else None
     if role in ("developer", "system"):
-        return [SystemFrame(content=text)]
+        return SystemFrame(content=text, origin=at)
     if role == "user":
         if text.lstrip().startswith(_INJECTED_PREFIXES):
-            return [SystemFrame(content=text)]  # Codex's own context, not the human
-        return [UserFrame(content=text)]
+            return SystemFrame(content=text, origin=at)  # Codex's own context, not the human
+        return UserFrame(content=text, origin=at)
     shown = "no 'role'" if role is None else f"unknown role {role!r}"
     raise TraceFormatError(
         f"{at}: {shown}", fix="a message's role is one of: user, assistant, developer", path=name

@@ -35,6 +35,7 @@ MAX_INT_DIGITS = 20
 
 _CONTAINERS = (dict, list)
 _COUNTED = 2_048  # texts up to this long have their brackets counted first (str.count)
+_COUNTED_BYTES = 4_096  # and lines of bytes up to this long (a 3 KB tool result's line)
 
 
 def depth_within(value: object, limit: int = MAX_DEPTH) -> bool:
@@ -60,15 +61,22 @@ def parsed_depth_within(data: bytes | str, value: object, limit: int = MAX_DEPTH
     every container in Python. The text can only nest deeper than its value (a repeated
     object key keeps one value), so a text too deep is confirmed on the value.
     """
-    if len(data) <= _COUNTED:
-        # Fewer opening brackets than the limit cannot nest deeper: most lines and arguments
-        # are told so for less than asking for the engine costs.
-        if isinstance(data, bytes):
-            opening = data.count(b"[") + data.count(b"{")
-        else:
-            opening = data.count("[") + data.count("{")
-        if opening <= limit:
-            return True
+    size = len(data)
+    if size < 2 * limit + 2:
+        return True  # nesting deeper takes limit + 1 opening and as many closing brackets
+    # Fewer opening brackets than the limit cannot nest deeper: most lines and arguments are
+    # told so for less than asking for the engine costs.
+    if isinstance(data, bytes):
+        if size <= _COUNTED_BYTES:
+            # Counted by deleting them: bytes.replace finds them by memchr, five times as fast
+            # as bytes.count on a line of few brackets; at most limit + 1 of each are deleted,
+            # so a line full of them costs no more (a capped count is over the limit already).
+            most = limit + 1
+            kept = len(data.replace(b"[", b"", most)) + len(data.replace(b"{", b"", most))
+            if 2 * size - kept <= limit:
+                return True
+    elif size <= _COUNTED and data.count("[") + data.count("{") <= limit:
+        return True
     core = compiled_core()
     if core is not None:
         try:

@@ -59,7 +59,7 @@ def trace_stem(name: str) -> str:
 def load_json(data: bytes | str, name: str, where: str = "") -> Any:  # noqa: ANN401 - any JSON value
     """Parse JSON, or raise a TraceFormatError naming the file (and line)."""
     try:
-        return bounded_depth(orjson.loads(data), name, where, data=data)
+        value = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
         prefix = f"{where}: " if where else ""
         raise TraceFormatError(
@@ -67,6 +67,9 @@ def load_json(data: bytes | str, name: str, where: str = "") -> Any:  # noqa: AN
             fix="the file may be truncated or not JSON; re-export it",
             path=name,
         ) from exc
+    if parsed_depth_within(data, value):  # once per JSON line: one call fewer than below
+        return value
+    return bounded_depth(value, name, where, data=data)  # raises, naming the place
 
 
 _JSON_TYPES: tuple[tuple[type, str], ...] = (
