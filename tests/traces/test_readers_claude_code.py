@@ -134,6 +134,8 @@ def test_a_session_of_only_bookkeeping_lines_is_an_error() -> None:
     [
         (b'{"type": "user", "parentUuid": null, "message": 3}', "'message' must be an object"),
         (b'{"parentUuid": null, "uuid": "u1"}', "line 1: the line has no 'type'"),
+        (b'{"type": [], "uuid": "u1"}', "line 1: the line has no 'type'"),
+        (b'{"type": {"a": 1}, "uuid": "u1"}', "line 1: the line has no 'type'"),
         (b"[1]", "line 1: a line must be a JSON object, got array"),
         (
             b'{"type": "user", "message": {"role": "user", "content": [{"type": "tool_result"}]}}',

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -148,6 +149,27 @@ def test_truncated_json() -> None:
 
 def test_truncated_eval() -> None:
     assert "not a readable .eval zip" in fails("truncated.eval")
+
+
+@pytest.mark.usefixtures("without_inspect_ai")
+def test_an_encrypted_member_is_refused_by_name(tmp_path: Path) -> None:
+    # Found by fuzzing: zipfile asks for a password (a RuntimeError) instead of reading it.
+    data = bytearray((FIXTURES / "valid.eval").read_bytes())
+    with zipfile.ZipFile(FIXTURES / "valid.eval") as archive:
+        names = [info.filename for info in archive.infolist()]
+    # zipfile cannot write an encrypted member: set bit 0 of its central directory flags.
+    entry = data.index(b"PK\x01\x02")
+    for member in names:
+        size = int.from_bytes(data[entry + 28 : entry + 30], "little")
+        extra = int.from_bytes(data[entry + 30 : entry + 32], "little")
+        comment = int.from_bytes(data[entry + 32 : entry + 34], "little")
+        if member == "samples/a_epoch_1.json":
+            data[entry + 8] |= 0x1
+        entry += 46 + size + extra + comment
+    locked = tmp_path / "locked.eval"
+    locked.write_bytes(bytes(data))
+    message = format_error(locked)
+    assert "samples/a_epoch_1.json: the member is encrypted" in message
 
 
 @pytest.mark.usefixtures("without_inspect_ai")

@@ -45,7 +45,7 @@ _SIGNATURE = re.compile(
     rb'|"type"\s*:\s*"queue-operation"'  # a queued prompt may fill the first 4 KB
     rb'|"type"\s*:\s*"system"\s*,\s*"subtype"\s*:\s*"init"'  # `claude -p` stream-json output
 )
-_MESSAGE_LINES = frozenset({"user", "assistant"})
+_MESSAGE_LINES = ("user", "assistant")  # a tuple: a line's type may be any JSON value
 _SKIPPED_BLOCKS = frozenset({"image", "document", "search_result", "container_upload"})
 _THINKING = frozenset({"thinking", "redacted_thinking"})
 # Text Claude Code itself writes into user turns: reminders, slash commands and their output,

@@ -210,7 +210,16 @@ _DAMAGED_MEMBER = (
 )
 
 
+_ENCRYPTED = 0x1  # bit 0 of a zip member's general-purpose flags
+
+
 def _member_json(archive: zipfile.ZipFile, member: str, name: str) -> Any:  # noqa: ANN401 - any JSON value
+    if archive.getinfo(member).flag_bits & _ENCRYPTED:  # zipfile would ask for a password
+        raise TraceFormatError(
+            f"{member}: the member is encrypted",
+            fix="Inspect writes its .eval logs unencrypted; pass the log as Inspect wrote it",
+            path=name,
+        )
     try:
         data = archive.read(member)
     except _DAMAGED_MEMBER as exc:
