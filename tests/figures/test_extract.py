@@ -182,6 +182,14 @@ def test_a_scale_in_capitals_beside_text_whose_lower_case_changes_length() -> No
     ]
 
 
+@pytest.mark.parametrize("text", ["\u017fome $5 million", "est\u0131mated $5 million"])
+def test_a_hedge_spelt_with_a_letter_re_matches_case_insensitively(text: str) -> None:
+    # re.IGNORECASE reads the long s as "s" and the dotless i as "i"; lower-casing keeps
+    # both, so the hedge word was not in the table (raised KeyError).
+    (figure,) = extract_figures(text)
+    assert (figure.value, figure.hedge) == ("5000000", "about")
+
+
 def test_figure_is_frozen_and_key_is_value() -> None:
     figure = Figure("money", "$5", "5", 0, 2)
     assert figure.key == "5"

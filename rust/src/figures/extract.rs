@@ -392,6 +392,16 @@ impl Extractor {
             return Ok(None);
         };
         let word = text(scanned, found.group(self.hedge_word).unwrap_or((0, 0)));
+        // IGNORECASE also matches the long s and the dotless i, which lower-casing keeps
+        // (the reference's `_RE_CASE_EXTRAS`).
+        let word: String = word
+            .chars()
+            .map(|c| match c {
+                '\u{17f}' => 's',
+                '\u{131}' => 'i',
+                other => other,
+            })
+            .collect();
         lookup(&self.tables.hedges, &word).map(|hedge| Some(hedge.clone()))
     }
 }

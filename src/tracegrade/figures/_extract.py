@@ -157,6 +157,7 @@ _HEDGE = re.compile(
     re.IGNORECASE,
 )
 _HEDGE_WINDOW = 16
+_RE_CASE_EXTRAS = str.maketrans({"\u017f": "s", "\u0131": "i"})
 # A hedge is separated from its figure by one of these (or is one: "~$5").
 _HEDGE_AFTER = " ~≈\u00a0"
 # An identifier's prefix: "HAT-1234", "ISO-9001" (but "mid-2015" is a year).
@@ -309,7 +310,8 @@ def _hedge(scanned: str, start: int) -> Hedge | None:
     if scanned[start - 1] not in _HEDGE_AFTER:
         return None
     found = _HEDGE.search(scanned, max(0, start - _HEDGE_WINDOW), start)
-    return None if found is None else _HEDGES[found["word"]]
+    # IGNORECASE also matches the long s and the dotless i, which lower-casing keeps.
+    return None if found is None else _HEDGES[found["word"].translate(_RE_CASE_EXTRAS)]
 
 
 def _hedged(figure: Figure, hedge: Hedge) -> Figure:
