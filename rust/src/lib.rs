@@ -19,6 +19,7 @@ pub mod figures;
 pub mod index;
 pub mod json_scan;
 pub mod lower;
+pub mod native;
 pub mod needles;
 mod py_claims;
 mod py_figures;
