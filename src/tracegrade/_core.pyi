@@ -61,3 +61,10 @@ class FigureExtractor:
 
 def json_depth_within(data: bytes | str, limit: int) -> bool: ...
 def redaction_scan(values: object, needles: list[str]) -> tuple[list[int], list[str]]: ...
+def grade_native(
+    data: bytes,
+    question: tuple[str, list[tuple[str, str]], str | None, str | None],
+    auto: bool,  # noqa: FBT001 - positional, as the core takes it
+    extractor: FigureExtractor,
+    triggers: list[str] | None = None,
+) -> tuple[dict[str, object], tuple[list[int], list[str]]] | None: ...

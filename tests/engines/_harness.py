@@ -26,7 +26,7 @@ from tests.helpers.engines import both_engines
 from tracegrade.errors import TracegradeError
 from tracegrade.guard import parse_policy, replay
 from tracegrade.traces import ToolCallFrame, read_traces
-from tracegrade.verdicts import grade
+from tracegrade.verdicts import grade, grade_native
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -54,13 +54,14 @@ def outcome(path: Path, question: Question, *, guard: bool = True) -> list[Any]:
 
     ``guard``: also replay every trace's calls through the guard.
     """
+    results: list[Any] = _graded_bytes(path, question) if path.suffix == ".json" else []
     try:
         traces = list(read_traces(path))
     except BaseException as error:
         if isinstance(error, _NOT_CAUGHT):
             raise
-        return [_failure(error)]
-    results: list[Any] = [len(traces)]
+        return [*results, _failure(error)]
+    results.append(len(traces))
     for trace in traces[:MAX_TRACES]:
         results.append(trace.model_dump(mode="json"))
         results.append(_graded(trace, None))
@@ -80,6 +81,24 @@ def _replayed(trace: Trace) -> Any:
         if isinstance(error, _NOT_CAUGHT):
             raise
         return _failure(error)
+
+
+def _graded_bytes(path: Path, question: Question) -> list[Any]:
+    """The file's bytes graded as a native trace, with no question and against ``question``.
+
+    The compiled core grades what it covers in one call (rust/src/native); the reference
+    grades the rest, or refuses the bytes: both engines must answer alike either way.
+    """
+    data = path.read_bytes()
+    results: list[Any] = []
+    for asked in (None, question):
+        try:
+            results.append(grade_native(data, asked, name=path.name).model_dump(mode="json"))
+        except BaseException as error:
+            if isinstance(error, _NOT_CAUGHT):
+                raise
+            results.append(_failure(error))
+    return results
 
 
 def _graded(trace: Trace, question: Question | None) -> Any:

@@ -16,11 +16,15 @@
 //!   them (`tracegrade.observations`).
 //! - figure_sources.rs: the figures' evidence over the frames (`FigureSources`,
 //!   `anchor_pattern`, `amount_values`).
+//! - redaction.rs: what redaction would read, for the caller to tell that it changes nothing.
 //! - grade.rs: claims, support, provenance, the answer grade: the plain values of a `Grade`.
 
 pub mod figure_sources;
+pub mod grade;
 pub mod json;
 pub mod observe;
+pub mod redaction;
+pub mod run;
 pub mod trace;
 
 pub use sonic_rs::Value;
@@ -60,6 +64,8 @@ pub enum Frame<'v> {
         /// `None`: missing or JSON null (the reference's `None`).
         result: Option<&'v Value>,
     },
-    Compaction,
+    Compaction {
+        summary: &'v str,
+    },
     Approval,
 }

@@ -27,6 +27,7 @@ from tracegrade.observations._registry import (
     DecoderFunction,
     decoder,
     decoders,
+    only_built_in_decoders,
     unregister_decoder,
 )
 
@@ -50,5 +51,6 @@ __all__ = [
     "decoders",
     "observation_id",
     "observe",
+    "only_built_in_decoders",
     "unregister_decoder",
 ]

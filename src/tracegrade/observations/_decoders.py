@@ -12,7 +12,7 @@ from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
 from tracegrade.observations._model import Document, Lines, Names, Ranked
-from tracegrade.observations._registry import decoder
+from tracegrade.observations._registry import decoder, mark_built_in
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -151,3 +151,6 @@ def decode_mutation(result: object) -> Sequence[Source] | None:
     if isinstance(file, str) and _is_number(size) and isinstance(created, bool):
         return []
     return None
+
+
+mark_built_in()

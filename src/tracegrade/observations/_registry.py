@@ -54,6 +54,7 @@ class Decoder:
 
 _DECODERS: dict[str, Decoder] = {}
 _BY_TOOL: dict[str, tuple[Decoder, ...]] = {}  # decoders_for() answers; cleared on any change
+_BUILT_IN: tuple[Decoder, ...] = ()  # the seven shapes of _decoders.py, as registered
 
 
 def decoder(
@@ -96,6 +97,20 @@ def unregister_decoder(name: str) -> None:
     """Remove a decoder (for tests and plugins that replace a built-in)."""
     _DECODERS.pop(name, None)
     _BY_TOOL.clear()
+
+
+def mark_built_in() -> None:
+    """Remember the decoders registered so far as the built-in ones (``_decoders.py`` calls it)."""
+    global _BUILT_IN  # noqa: PLW0603 - set once, when the built-in shapes are registered
+    _BUILT_IN = tuple(_DECODERS.values())
+
+
+def only_built_in_decoders() -> bool:
+    """Whether the registry holds the built-in decoders and no other (no plugin's, no user's).
+
+    The compiled core decodes the built-in shapes only (rust/src/native).
+    """
+    return decoders() == _BUILT_IN
 
 
 def decoders() -> tuple[Decoder, ...]:

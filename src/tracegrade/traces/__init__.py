@@ -21,7 +21,15 @@ from tracegrade.traces._model import (
     UserFrame,
 )
 from tracegrade.traces._native import parse_native_trace, validate_native_trace
-from tracegrade.traces._registry import TraceReader, read_trace, read_traces, reader, trace_readers
+from tracegrade.traces._registry import (
+    TraceReader,
+    default_redactor,
+    detect_format,
+    read_trace,
+    read_traces,
+    reader,
+    trace_readers,
+)
 
 __all__ = [
     "ApprovalFrame",
@@ -36,6 +44,8 @@ __all__ = [
     "Trace",
     "TraceReader",
     "UserFrame",
+    "default_redactor",
+    "detect_format",
     "parse_native_trace",
     "read_trace",
     "read_traces",

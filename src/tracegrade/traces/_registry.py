@@ -179,6 +179,19 @@ def _choose(name: str, file_name: str, head: bytes, format_name: str | None) -> 
     )
 
 
+def detect_format(name: str, head: bytes) -> str:
+    """The reader :func:`read_traces` chooses for a file of this name and first bytes.
+
+    Args:
+        name: The file's name (its suffix counts).
+        head: Its first :data:`SNIFF_BYTES` bytes.
+
+    Raises:
+        TraceFormatError: No reader recognises the file (as :func:`read_traces` says).
+    """
+    return _choose(name, name, head, None).name
+
+
 def read_traces(
     source: str | Path | bytes,
     *,
@@ -269,15 +282,20 @@ def _marked(trace: Trace, chosen: TraceReader) -> Trace:
 _DEFAULT_REDACTOR: list[Redactor] = []  # the packaged rules, built once (not per trace)
 
 
-def _redacted(trace: Trace, redactor: Redactor | None) -> Trace:
+def default_redactor() -> Redactor:
+    """The packaged redaction rules, which :func:`read_traces` applies by default."""
     # Imported here: tracegrade.redact reads the frame model, whose package imports this one.
-    from tracegrade.redact import Redactor, redact_trace  # noqa: PLC0415
+    from tracegrade.redact import Redactor  # noqa: PLC0415
 
-    if redactor is None:
-        if not _DEFAULT_REDACTOR:
-            _DEFAULT_REDACTOR.append(Redactor())
-        redactor = _DEFAULT_REDACTOR[0]
-    return redact_trace(trace, redactor)
+    if not _DEFAULT_REDACTOR:
+        _DEFAULT_REDACTOR.append(Redactor())
+    return _DEFAULT_REDACTOR[0]
+
+
+def _redacted(trace: Trace, redactor: Redactor | None) -> Trace:
+    from tracegrade.redact import redact_trace  # noqa: PLC0415 - see default_redactor
+
+    return redact_trace(trace, default_redactor() if redactor is None else redactor)
 
 
 def read_trace(

@@ -24,6 +24,7 @@ from tracegrade.verdicts._model import (
     Sighting,
     TextResult,
 )
+from tracegrade.verdicts._native import compiled_grade, grade_native
 
 __all__ = [
     "NO_QUESTION",
@@ -39,10 +40,12 @@ __all__ = [
     "TextResult",
     "asked_texts",
     "check",
+    "compiled_grade",
     "grade",
     "grade_answer",
     "grade_extracted",
     "grade_figures",
+    "grade_native",
     "grade_observed",
     "grade_provenance",
     "grade_turns",

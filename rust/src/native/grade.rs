@@ -1,0 +1,264 @@
+//! The grade of one run, as plain values (`tracegrade.verdicts.grade_observed`).
+//!
+//! Claims of the question's facts and their support, the provenance of the answer, the
+//! answer's figures and (with `auto`) every claim extracted from the answer; the border turns
+//! [`GradeValues`] into the dict `Grade.model_validate` takes.
+
+use std::collections::HashSet;
+
+use super::figure_sources::figure_evidence;
+use super::observe::{Field, Observations, Sighting, observe};
+use super::run::{any_tool_failed, collapse, final_answer, is_blank, reply_status, tool_path};
+use super::{Fallback, Trace};
+use crate::figures::extract::{Extractor, Figure};
+use crate::lower::lower;
+
+/// A question as grading reads it (`tracegrade.claims.Question`).
+#[derive(Debug, Clone)]
+pub struct Question {
+    pub id: String,
+    /// `(id, text)` of each expected fact, in order.
+    pub facts: Vec<(String, String)>,
+    pub truth_file: Option<String>,
+    pub tell: Option<String>,
+}
+
+/// One fact's claim, graded (`Grade.claims`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClaimValues {
+    pub id: String,
+    pub text: String,
+    pub in_answer: bool,
+    pub support: &'static str,
+    pub evidence: Vec<String>,
+}
+
+/// One figure of the answer, graded (`Grade.figures`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct FigureValues {
+    pub figure: Figure,
+    /// The frame that sources it; `None`: unsourced.
+    pub evidence: Option<String>,
+}
+
+/// The plain values of a `Grade` (the fields `grade_observed` validates).
+#[derive(Debug)]
+pub struct GradeValues<'v> {
+    pub trace_id: &'v str,
+    pub question_id: String,
+    pub tools: Vec<&'v str>,
+    pub observations: usize,
+    pub recorded_outcome: Option<&'v str>,
+    pub answer: &'static str,
+    pub claims: Vec<ClaimValues>,
+    pub unread: Vec<String>,
+    pub provenance: &'static str,
+    pub truth: Vec<Sighting>,
+    pub copies: Vec<Sighting>,
+    pub final_answer: String,
+    pub figures: Vec<FigureValues>,
+    pub reply: &'static str,
+}
+
+impl From<crate::figures::extract::Fallback> for Fallback {
+    fn from(_: crate::figures::extract::Fallback) -> Self {
+        Fallback("figure extraction left to the reference")
+    }
+}
+
+/// `extract_figures`: the figures of `text`, the first of each value.
+pub fn distinct_figures(text: &str, extractor: &Extractor) -> Result<Vec<Figure>, Fallback> {
+    let mut found = extractor.figures(text)?;
+    let mut seen = HashSet::new();
+    found.retain(|figure| seen.insert(figure.value.clone()));
+    Ok(found)
+}
+
+/// `figure_of`: the figure a text is as a whole, else `None`.
+fn figure_of(text: &str, extractor: &Extractor) -> Result<Option<Figure>, Fallback> {
+    let stripped = text.trim_matches(crate::chars::is_space);
+    let mut figures = extractor.figures(stripped)?;
+    if figures.len() != 1 {
+        return Ok(None);
+    }
+    Ok(figures.pop().filter(|figure| figure.raw == stripped))
+}
+
+/// A fact of the question as a claim (`tracegrade.claims.Claim`).
+struct FactClaim<'q> {
+    id: &'q str,
+    text: &'q str,
+    in_answer: bool,
+    figure: Option<Figure>,
+}
+
+/// `extract_claims`: one claim per fact, in order.
+fn fact_claims<'q>(
+    answer: &str,
+    question: &'q Question,
+    extractor: &Extractor,
+) -> Result<Vec<FactClaim<'q>>, Fallback> {
+    let lowered = lower(answer);
+    let mut figures = Vec::with_capacity(question.facts.len());
+    for (_, text) in &question.facts {
+        figures.push(figure_of(text, extractor)?);
+    }
+    let written: HashSet<String> = if figures.iter().any(Option::is_some) {
+        distinct_figures(answer, extractor)?
+            .into_iter()
+            .map(|figure| figure.value)
+            .collect()
+    } else {
+        HashSet::new()
+    };
+    Ok(question
+        .facts
+        .iter()
+        .zip(figures)
+        .map(|((id, text), figure)| {
+            let written_as_figure = figure
+                .as_ref()
+                .is_some_and(|figure| written.contains(&figure.value));
+            FactClaim {
+                id,
+                text,
+                in_answer: lowered.contains(&lower(text)) || written_as_figure,
+                figure,
+            }
+        })
+        .collect())
+}
+
+/// `support_claim`: read, named-only or unsupported, with the evidence.
+fn support_claim(
+    claim: &FactClaim<'_>,
+    observations: &mut Observations<'_>,
+    figure_seen: Option<&String>,
+) -> Result<(&'static str, Vec<String>), Fallback> {
+    let mut read = observations.find_ids(claim.text, Field::Text)?;
+    let by_source = observations.find_ids(claim.text, Field::Source)?;
+    if !read.is_empty() || !by_source.is_empty() {
+        read.extend(by_source);
+        let mut seen = HashSet::new();
+        read.retain(|id| seen.insert(id.clone()));
+        return Ok(("read", read));
+    }
+    if let Some(frame) = figure_seen {
+        return Ok(("read", vec![frame.clone()]));
+    }
+    let named = observations.find_ids(claim.text, Field::Name)?;
+    if named.is_empty() {
+        Ok(("unsupported", Vec::new()))
+    } else {
+        Ok(("named-only", named))
+    }
+}
+
+/// `grade_answer`: the recorder's prose rule.
+fn answer_grade(answer: &str, claims: &[FactClaim<'_>], any_failed: bool) -> &'static str {
+    if claims.is_empty() {
+        return "ungraded";
+    }
+    if is_blank(answer) {
+        return "failure";
+    }
+    let hits = claims.iter().filter(|claim| claim.in_answer).count();
+    if hits == 0 {
+        "failure"
+    } else if hits < claims.len() || any_failed {
+        "partial"
+    } else {
+        "success"
+    }
+}
+
+/// `_provenance`: did the run see the true source, a copy of it, both or neither?
+fn provenance(
+    observations: &mut Observations<'_>,
+    question: &Question,
+) -> Result<(&'static str, Vec<Sighting>, Vec<Sighting>), Fallback> {
+    let (Some(truth_file), Some(tell)) = (&question.truth_file, &question.tell) else {
+        return Ok(("ungradable", Vec::new(), Vec::new()));
+    };
+    let (truth, copies): (Vec<Sighting>, Vec<Sighting>) = observations
+        .lines_containing(tell)?
+        .into_iter()
+        .partition(|sighting| &sighting.file == truth_file);
+    let verdict = match (truth.is_empty(), copies.is_empty()) {
+        (false, false) => "undecidable",
+        (false, true) => "grounded",
+        (true, false) => "from-copy",
+        (true, true) => "unevidenced",
+    };
+    Ok((verdict, truth, copies))
+}
+
+/// Grade one validated native trace against a question (`grade_observed`, `auto` off).
+///
+/// Returns the answer's figures as extracted too, for the extracted claims.
+pub fn grade<'v>(
+    trace: &Trace<'v>,
+    question: &Question,
+    extractor: &Extractor,
+) -> Result<(GradeValues<'v>, Observations<'v>, Vec<Figure>), Fallback> {
+    let mut observations = observe(trace)?;
+    let answer = final_answer(trace);
+    let claims = fact_claims(answer, question, extractor)?;
+    let fact_figures: Vec<Figure> = claims.iter().filter_map(|c| c.figure.clone()).collect();
+    let mut fact_seen = if fact_figures.is_empty() {
+        Vec::new()
+    } else {
+        figure_evidence(trace, &fact_figures, false, extractor)?
+    }
+    .into_iter();
+    let mut graded = Vec::with_capacity(claims.len());
+    let mut unread = Vec::new();
+    for claim in &claims {
+        let seen = if claim.figure.is_some() {
+            fact_seen.next().flatten()
+        } else {
+            None
+        };
+        let (support, evidence) = support_claim(claim, &mut observations, seen.as_ref())?;
+        if claim.in_answer && support != "read" {
+            unread.push(claim.id.to_owned());
+        }
+        graded.push(ClaimValues {
+            id: claim.id.to_owned(),
+            text: claim.text.to_owned(),
+            in_answer: claim.in_answer,
+            support,
+            evidence,
+        });
+    }
+    let (verdict, truth, copies) = provenance(&mut observations, question)?;
+    let found = distinct_figures(answer, extractor)?;
+    let figures = if found.is_empty() {
+        Vec::new()
+    } else {
+        let seen = figure_evidence(trace, &found, true, extractor)?;
+        found
+            .iter()
+            .cloned()
+            .zip(seen)
+            .map(|(figure, evidence)| FigureValues { figure, evidence })
+            .collect()
+    };
+    let values = GradeValues {
+        trace_id: trace.id,
+        question_id: question.id.clone(),
+        tools: tool_path(trace),
+        observations: observations.count(),
+        recorded_outcome: trace.outcome,
+        answer: answer_grade(answer, &claims, any_tool_failed(trace)),
+        claims: graded,
+        unread,
+        provenance: verdict,
+        truth,
+        copies,
+        final_answer: collapse(answer),
+        figures,
+        reply: reply_status(trace),
+    };
+    Ok((values, observations, found))
+}

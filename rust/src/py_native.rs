@@ -1,0 +1,138 @@
+//! The border of the native fast path (rust/src/native): the bytes of a native trace in, the
+//! dict `Grade.model_validate` takes out, or `None` when the Python reference must grade it.
+
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyTuple};
+
+use crate::native::grade::{GradeValues, Question, grade};
+use crate::native::observe::{LineNumber, Sighting};
+use crate::native::{json, redaction, trace};
+use crate::py_figures::PyFigureExtractor;
+
+/// `(id, [(fact id, fact text)], truth_file, tell)`: a `tracegrade.claims.Question`.
+type QuestionTuple = (
+    String,
+    Vec<(String, String)>,
+    Option<String>,
+    Option<String>,
+);
+
+fn sighting<'py>(py: Python<'py>, seen: &Sighting) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    dict.set_item("observation", &seen.observation)?;
+    dict.set_item("frame", seen.frame)?;
+    dict.set_item("file", &seen.file)?;
+    match seen.line {
+        LineNumber::Int(number) => dict.set_item("line", number)?,
+        LineNumber::Float(number) => dict.set_item("line", number)?,
+    }
+    dict.set_item("text", &seen.text)?;
+    Ok(dict)
+}
+
+fn sightings<'py>(py: Python<'py>, seen: &[Sighting]) -> PyResult<Bound<'py, PyList>> {
+    let items = seen
+        .iter()
+        .map(|one| sighting(py, one))
+        .collect::<PyResult<Vec<_>>>()?;
+    PyList::new(py, items)
+}
+
+fn grade_dict<'py>(py: Python<'py>, values: &GradeValues<'_>) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    dict.set_item("trace_id", values.trace_id)?;
+    dict.set_item("question_id", &values.question_id)?;
+    dict.set_item("tools", PyTuple::new(py, &values.tools)?)?;
+    dict.set_item("observations", values.observations)?;
+    dict.set_item("recorded_outcome", values.recorded_outcome)?;
+    dict.set_item("answer", values.answer)?;
+    let mut claims = Vec::with_capacity(values.claims.len());
+    for claim in &values.claims {
+        let item = PyDict::new(py);
+        item.set_item("id", &claim.id)?;
+        item.set_item("text", &claim.text)?;
+        item.set_item("in_answer", claim.in_answer)?;
+        item.set_item("support", claim.support)?;
+        item.set_item("evidence", PyTuple::new(py, &claim.evidence)?)?;
+        claims.push(item);
+    }
+    dict.set_item("claims", PyList::new(py, claims)?)?;
+    dict.set_item("unread", PyList::new(py, &values.unread)?)?;
+    dict.set_item("provenance", values.provenance)?;
+    dict.set_item("truth", sightings(py, &values.truth)?)?;
+    dict.set_item("copies", sightings(py, &values.copies)?)?;
+    dict.set_item("final_answer", &values.final_answer)?;
+    let mut figures = Vec::with_capacity(values.figures.len());
+    for graded in &values.figures {
+        let figure = &graded.figure;
+        let item = PyDict::new(py);
+        item.set_item("raw", &figure.raw)?;
+        item.set_item("value", &figure.value)?;
+        item.set_item("kind", figure.kind)?;
+        item.set_item("start", figure.start)?;
+        item.set_item("end", figure.end)?;
+        let support = if graded.evidence.is_some() {
+            "read"
+        } else {
+            "unsupported"
+        };
+        item.set_item("support", support)?;
+        item.set_item("evidence", PyTuple::new(py, graded.evidence.iter())?)?;
+        figures.push(item);
+    }
+    dict.set_item("figures", PyList::new(py, figures)?)?;
+    dict.set_item("as_text", PyList::empty(py))?;
+    dict.set_item("extracted", PyList::empty(py))?;
+    dict.set_item("reply", values.reply)?;
+    Ok(dict)
+}
+
+/// What the core found for redaction: the indices of the triggers present, and the keys.
+type RedactionFound = (Vec<usize>, Vec<String>);
+
+/// Grade a native trace's bytes against a question in one call: the grade's values and, when
+/// `triggers` are given, what redaction would read (see native/redaction.rs). `None` when
+/// the core leaves the trace to the reference (which grades it, or raises its own error).
+#[pyfunction]
+#[pyo3(signature = (data, question, auto, extractor, triggers = None))]
+fn grade_native<'py>(
+    py: Python<'py>,
+    data: &[u8],
+    question: QuestionTuple,
+    auto: bool,
+    extractor: &PyFigureExtractor,
+    triggers: Option<Vec<String>>,
+) -> PyResult<Option<(Bound<'py, PyDict>, RedactionFound)>> {
+    if auto {
+        return Ok(None); // the extracted claims are not ported yet
+    }
+    let (id, facts, truth_file, tell) = question;
+    let question = Question {
+        id,
+        facts,
+        truth_file,
+        tell,
+    };
+    let Ok(parsed) = json::parse(data) else {
+        return Ok(None);
+    };
+    let Ok(run) = trace::validate(&parsed) else {
+        return Ok(None);
+    };
+    let found = match &triggers {
+        Some(needles) => match redaction::scan(&run, needles) {
+            Ok(scan) => (scan.present, scan.keys),
+            Err(_) => return Ok(None),
+        },
+        None => (Vec::new(), Vec::new()),
+    };
+    match grade(&run, &question, &extractor.inner) {
+        Ok((values, _, _)) => Ok(Some((grade_dict(py, &values)?, found))),
+        Err(_) => Ok(None),
+    }
+}
+
+pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_function(wrap_pyfunction!(grade_native, module)?)?;
+    Ok(())
+}

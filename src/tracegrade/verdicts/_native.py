@@ -1,0 +1,94 @@
+"""grade_native(): a native trace graded from its bytes, in one call of the compiled core.
+
+The core (rust/src/native) parses, validates, decodes and grades the trace without making a
+Python object per frame or observation; only the :class:`Grade` is built here, once. For a
+trace the core does not cover (another schema version, a result only a user decoder reads,
+anything the reference refuses), it answers ``None`` and the Python pipeline grades it, or
+raises its own error with its own message: both engines give the same grade
+(tests/engines).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tracegrade._engine import compiled_core
+from tracegrade.figures._find import compiled_extractor
+from tracegrade.observations import only_built_in_decoders
+from tracegrade.redact import redact_trace
+from tracegrade.traces import parse_native_trace
+from tracegrade.verdicts._grade import NO_QUESTION, grade
+from tracegrade.verdicts._model import Grade
+
+if TYPE_CHECKING:
+    from tracegrade.claims import Question
+    from tracegrade.redact import Redactor
+
+__all__ = ["compiled_grade", "grade_native"]
+
+
+def compiled_grade(
+    data: bytes,
+    question: Question | None = None,
+    *,
+    auto: bool = False,
+    redactor: Redactor | None = None,
+) -> Grade | None:
+    """The compiled core's grade of a native trace's bytes; ``None`` when it leaves it.
+
+    The grade is :func:`grade_native`'s; ``None`` when the core is not selected
+    (``TRACEGRADE_CORE=python``), a plugin's decoder is registered, or the core does not
+    cover the trace, or (with ``redactor``) redaction would change the trace.
+    """
+    core = compiled_core()
+    extractor = compiled_extractor()
+    if core is None or extractor is None or not only_built_in_decoders():
+        return None
+    asked = NO_QUESTION if question is None else question
+    facts = [(fact.id, fact.text) for fact in asked.facts]
+    plain = (asked.id, facts, asked.truth_file, asked.tell)
+    triggers = None if redactor is None else list(redactor.triggers)
+    answer = core.grade_native(data, plain, auto or question is None, extractor, triggers)
+    if answer is None:
+        return None
+    values, (present, keys) = answer
+    if redactor is not None and triggers is not None:
+        narrowed = redactor.narrowed_to({triggers[index] for index in present}, keys)
+        if not narrowed.idle:  # a secret may be there: the reference redacts, then grades
+            return None
+    return Grade.model_validate(values)
+
+
+def grade_native(
+    data: bytes,
+    question: Question | None = None,
+    *,
+    name: str = "<bytes>",
+    auto: bool = False,
+    strict: bool | None = None,
+    redactor: Redactor | None = None,
+) -> Grade:
+    """Grade the bytes of one native trace, as ``grade(parse_native_trace(data, name), ...)``.
+
+    Args:
+        data: The trace file's bytes.
+        question: As for :func:`~tracegrade.verdicts.grade` (``None``: no question file).
+        name: The file's name, for error messages.
+        auto: As for :func:`~tracegrade.verdicts.grade`.
+        strict: As for :func:`~tracegrade.verdicts.grade`; the core covers strict grading
+            (the default for native traces) with the built-in decoders only.
+        redactor: Grade the trace with its secrets redacted by these rules, as
+            :func:`~tracegrade.traces.read_traces` gives it; ``None``: as written.
+
+    Raises:
+        TraceFormatError: The bytes are not a valid native trace.
+        UnreadableResultError: A tool result could not be decoded.
+    """
+    if strict is not False:
+        graded = compiled_grade(data, question, auto=auto, redactor=redactor)
+        if graded is not None:
+            return graded
+    trace = parse_native_trace(data, name)
+    if redactor is not None:
+        trace = redact_trace(trace, redactor)
+    return grade(trace, question, auto=auto, strict=strict)
