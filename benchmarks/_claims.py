@@ -44,8 +44,8 @@ from benchmarks._common import (
 )
 from benchmarks._faithbench import corpus_file
 from benchmarks._generate import ensure_corpus
-from tracegrade.traces import parse_native_trace, read_traces
-from tracegrade.verdicts import grade
+from tracegrade.traces import read_traces
+from tracegrade.verdicts import grade, grade_native
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -102,11 +102,11 @@ def grading_cost(label: str, paths: Sequence[Path], repeats: int) -> Cost:
 
     def with_question() -> None:
         for blob in blobs:
-            grade(parse_native_trace(blob), QUESTION)
+            grade_native(blob, QUESTION)
 
     def without() -> None:
         for blob in blobs:
-            grade(parse_native_trace(blob))
+            grade_native(blob)
 
     for _ in range(2):
         with_question()
@@ -141,7 +141,8 @@ def _costs(real: Path) -> tuple[list[str], list[Check]]:
                "no question / with", "range"]  # fmt: skip
     body = [
         (
-            "Cost: grading the same traces (parse included) with no question (`grade(trace)`:"
+            "Cost: grading the same traces (parse included) with no question"
+            " (`grade_native(data)`:"
             " claims extracted from the answer, each supported) against grading them with the"
             " benchmark question, the two alternated pass by pass under the same load, in CPU"
             " time of this process (`time.process_time`: grading is one thread, and wall time"
