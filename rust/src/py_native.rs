@@ -6,7 +6,7 @@ use pyo3::types::{PyDict, PyList, PyTuple};
 
 use crate::native::grade::{GradeValues, Question, grade};
 use crate::native::observe::{LineNumber, Sighting};
-use crate::native::{json, redaction, trace};
+use crate::native::{Fallback, json, redaction, trace};
 use crate::py_figures::PyFigureExtractor;
 
 /// `(id, [(fact id, fact text)], truth_file, tell)`: a `tracegrade.claims.Question`.
@@ -113,21 +113,24 @@ fn grade_native<'py>(
         truth_file,
         tell,
     };
-    let Ok(parsed) = json::parse(data) else {
+    // The work holds no Python object: other threads run meanwhile (the thread executor).
+    let Ok(parsed) = py.detach(|| json::parse(data)) else {
         return Ok(None);
     };
-    let Ok(run) = trace::validate(&parsed) else {
-        return Ok(None);
-    };
-    let found = match &triggers {
-        Some(needles) => match redaction::scan(&run, needles) {
-            Ok(scan) => (scan.present, scan.keys),
-            Err(_) => return Ok(None),
-        },
-        None => (Vec::new(), Vec::new()),
-    };
-    match grade(&run, &question, &extractor.inner) {
-        Ok((values, _, _)) => Ok(Some((grade_dict(py, &values)?, found))),
+    let graded = py.detach(|| {
+        let run = trace::validate(&parsed)?;
+        let found = match &triggers {
+            Some(needles) => match redaction::scan(&run, needles) {
+                Ok(scan) => (scan.present, scan.keys),
+                Err(_) => return Err(Fallback("a trigger the scan cannot search for")),
+            },
+            None => (Vec::new(), Vec::new()),
+        };
+        let (values, _, _) = grade(&run, &question, &extractor.inner)?;
+        Ok((values, found))
+    });
+    match graded {
+        Ok((values, found)) => Ok(Some((grade_dict(py, &values)?, found))),
         Err(_) => Ok(None),
     }
 }
