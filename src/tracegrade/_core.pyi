@@ -61,3 +61,14 @@ class FigureExtractor:
 
 def json_depth_within(data: bytes | str, limit: int) -> bool: ...
 def redaction_scan(values: object, needles: list[str]) -> tuple[list[int], list[str]]: ...
+def native_observe_check(
+    data: bytes, needles: list[str], forms: list[str]
+) -> (
+    tuple[
+        int,
+        list[list[list[str]]],
+        list[list[list[str]]],
+        list[list[tuple[str, int, str, int | float, str]]],
+    ]
+    | str
+): ...
