@@ -5,7 +5,7 @@
 
 use std::borrow::Cow;
 
-use memchr::{memchr_iter, memchr2_iter};
+use memchr::{memchr, memchr_iter, memchr2, memchr2_iter};
 
 use super::decode::Source;
 use super::{Field, LineNumber, Observations, Segment, Sighting};
@@ -21,8 +21,22 @@ pub(super) fn observations_in(source: &Source<'_>) -> usize {
     match source {
         Source::Names(files) | Source::Lines { files, .. } => files.len(),
         Source::Ranked { files, .. } => 2 * files.len(),
-        Source::Document { text, .. } => breaks(text).count() + 1,
+        Source::Document { text, .. } => line_count(text),
     }
+}
+
+/// How many lines `text` splits into (`split_lines`), without splitting it.
+fn line_count(text: &str) -> usize {
+    if memchr(b'\r', text.as_bytes()).is_none() {
+        memchr_iter(b'\n', text.as_bytes()).count() + 1 // the common case, counted in bulk
+    } else {
+        breaks(text).count() + 1
+    }
+}
+
+/// Whether `text` holds a line break (CR or LF).
+fn has_break(text: &str) -> bool {
+    memchr2(b'\r', b'\n', text.as_bytes()).is_some()
 }
 
 /// The index of one field over every segment.
@@ -41,13 +55,12 @@ pub(super) fn index(segments: &[Segment<'_>], field: Field) -> Result<TextIndex,
 fn entries<'s>(source: &'s Source<'_>, field: Field) -> (Cow<'s, str>, usize) {
     match (source, field) {
         (Source::Document { text, .. }, Field::Text) => {
-            let joined = if text.contains('\r') {
+            let joined = if memchr(b'\r', text.as_bytes()).is_some() {
                 Cow::Owned(text.replace("\r\n", "\n").replace('\r', "\n"))
             } else {
                 Cow::Borrowed(*text)
             };
-            let count = memchr_iter(b'\n', joined.as_bytes()).count() + 1;
-            (joined, count)
+            (joined, line_count(text))
         }
         (Source::Lines { texts, .. } | Source::Ranked { texts, .. }, Field::Text) => {
             (entry_text(texts), texts.len())
@@ -65,7 +78,7 @@ fn entries<'s>(source: &'s Source<'_>, field: Field) -> (Cow<'s, str>, usize) {
 /// (`entry_text`).
 fn entry_text<'a>(entries: &[&'a str]) -> Cow<'a, str> {
     if let [only] = entries
-        && !only.contains(['\r', '\n'])
+        && !has_break(only)
     {
         return Cow::Borrowed(only);
     }
@@ -75,7 +88,7 @@ fn entry_text<'a>(entries: &[&'a str]) -> Cow<'a, str> {
         if number > 0 {
             joined.push('\n');
         }
-        if entry.contains(['\r', '\n']) {
+        if has_break(entry) {
             joined.extend(entry.chars().map(|c| match c {
                 '\r' | '\n' => '\0',
                 other => other,
@@ -102,6 +115,9 @@ fn breaks(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
 
 /// The lines of a document (`split_lines`: a final empty line after a trailing break).
 pub(super) fn split_lines(text: &str) -> Vec<&str> {
+    if memchr(b'\r', text.as_bytes()).is_none() {
+        return text.split('\n').collect();
+    }
     let mut lines = Vec::new();
     let mut start = 0;
     for (at, width) in breaks(text) {
@@ -313,7 +329,7 @@ impl<'v> Observations<'v> {
 
 #[cfg(test)]
 mod tests {
-    use super::split_lines;
+    use super::{line_count, split_lines};
 
     #[test]
     fn lines_split_on_crlf_cr_and_lf_with_a_final_empty_line() {
@@ -322,5 +338,8 @@ mod tests {
         assert_eq!(split_lines(""), [""]);
         assert_eq!(split_lines("\r\r\n\n\r"), ["", "", "", "", ""]);
         assert_eq!(split_lines("\u{e9}\r\u{e9}"), ["\u{e9}", "\u{e9}"]);
+        for text in ["", "a", "a\n", "\n\n", "a\r\nb", "\r", "\r\n\r", "x\n\ry"] {
+            assert_eq!(line_count(text), split_lines(text).len(), "{text:?}");
+        }
     }
 }
