@@ -4,7 +4,9 @@
 answers a list of searches; the reference is ``observe(parse_native_trace(data))`` and the
 same ``Observations`` methods under ``TRACEGRADE_CORE=python``. Wherever the reference
 answers, the core must answer the same or decline (say why, as a ``str``); wherever the
-reference raises, the core must decline. On the nine-commits corpus it must never decline.
+reference raises, the core must decline. On the nine-commits corpus, the native fixtures,
+the engine comparison's generated inputs (tests/engines/_generate.py) and the traces drawn
+here it must never decline what the reference reads.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import REPO, corpus_root
+from tests.engines._generate import generated_inputs
 from tests.helpers.engines import engine
 from tests.helpers.strategies import FLIPS, TEXT_PIECES, texts, word_texts
 from tracegrade import _core
@@ -140,6 +143,25 @@ def test_the_core_observes_the_native_fixtures_as_the_reference(path: Path):
     data = path.read_bytes()
     needles = ["", "src", "PORT", "4321", "a\nb", "export", "README"]
     _agree(data, needles, ["port", "4321", "src", "md"], may_decline=False)
+
+
+GENERATED = 1500  # of the engine comparison's inputs (tests/engines/_generate.py)
+
+
+def test_the_core_observes_the_engine_comparisons_inputs_as_the_reference():
+    """Native, deep, damaged, other-format and realistic inputs: agree, or both refuse."""
+    failures: list[str] = []
+    answered = 0
+    for generated in generated_inputs(GENERATED):
+        question = generated.question
+        needles = [question.tell or "", question.truth_file or "", "the", "", "a\nb"]
+        forms = ["the", "src", question.tell or "x"]
+        try:
+            answered += _agree(generated.data, needles, forms, may_decline=False)
+        except AssertionError as error:
+            failures.append(f"input {generated.number} ({generated.family}): {error}")
+    assert not failures, "\n".join(failures[:5])
+    assert answered > GENERATED // 4  # enough of them are read, not refused by both
 
 
 # Generated traces: every built-in shape, with the edges of each (a boolean, float or string
