@@ -10,7 +10,9 @@ return ``None``. On the real traces and the benchmark corpus it must not fall ba
 
 from __future__ import annotations
 
+import math
 import random
+import struct
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -315,3 +317,16 @@ def test_repeated_keys_fall_back(trace: Any, target: int):
     data, doubled = _doubled(trace, target)
     if doubled:
         assert _same(data) is None
+
+
+def test_floats_are_written_as_orjson_writes_them():
+    # Random bit patterns cover every exponent; the powers of ten sit on the layout's edges.
+    rng = random.Random(15)  # noqa: S311 - reproducible inputs
+    floats = [struct.unpack("<d", rng.randbytes(8))[0] for _ in range(20_000)]
+    floats += [sign * 10.0**power for power in range(-30, 30) for sign in (1, -1)]
+    floats += [sign * 1.5 * 10.0**power for power in range(-30, 30) for sign in (1, -1)]
+    finite = [value for value in floats if math.isfinite(value)]
+    result = {"type": "tool_result", "id": "c", "ok": True, "result": finite}
+    got = _same(orjson.dumps(_native([result])))
+    assert got is not None
+    assert got[3][0][3] == orjson.dumps(finite).decode()
