@@ -23,6 +23,7 @@ pub mod native;
 pub mod needles;
 mod py_claims;
 mod py_figures;
+mod py_native_check;
 mod py_native_observe;
 mod py_read;
 pub mod words;
@@ -110,6 +111,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     py_read::register(module)?;
     py_claims::register(module)?;
     py_figures::register(module)?;
+    py_native_check::register(module)?;
     py_native_observe::register(module)?;
     Ok(())
 }

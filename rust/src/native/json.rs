@@ -230,50 +230,15 @@ fn write_string(text: &str, out: &mut String) {
     out.push('"');
 }
 
-/// A float as orjson writes it: the shortest digits that read back, positionally for
-/// decimal exponents -5 to 15 (`100.0`, `0.00001`), else `1e+16`, `1.5e-7`.
+/// A float as orjson writes it: the shortest digits that read back (a tie rounded to even,
+/// as Python's `repr`), positionally for decimal exponents -5 to 15 (`100.0`, `0.00001`),
+/// else `1e+16`, `1.5e-7`. That is żmij's layout exactly; Rust's own `{:e}` rounds a tie up
+/// (`940191251759288.3` for `940191251759288.25`).
 fn write_float(float: f64, out: &mut String) -> Result<(), Fallback> {
     if !float.is_finite() {
         return Err(Fallback("a float that is not finite"));
     }
-    // `{:e}` writes the shortest round-trip digits: `-1.2345e-7`, `1e16`, `0e0`.
-    let written = format!("{:e}", float.abs());
-    let (mantissa, exponent) = written
-        .split_once('e')
-        .ok_or(Fallback("a float written without an exponent"))?;
-    let exponent: i32 = exponent
-        .parse()
-        .map_err(|_| Fallback("a float's exponent"))?;
-    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
-    if float.is_sign_negative() {
-        out.push('-');
-    }
-    if (-5..16).contains(&exponent) {
-        if exponent < 0 {
-            out.push_str("0.");
-            out.extend(std::iter::repeat_n(
-                '0',
-                exponent.unsigned_abs() as usize - 1,
-            ));
-            out.push_str(&digits);
-        } else {
-            let whole = exponent as usize + 1;
-            if digits.len() > whole {
-                out.push_str(digits.get(..whole).unwrap_or_default());
-                out.push('.');
-                out.push_str(digits.get(whole..).unwrap_or_default());
-            } else {
-                out.push_str(&digits);
-                out.extend(std::iter::repeat_n('0', whole - digits.len()));
-                out.push_str(".0");
-            }
-        }
-    } else {
-        out.push_str(mantissa);
-        out.push('e');
-        out.push(if exponent < 0 { '-' } else { '+' });
-        out.push_str(&exponent.unsigned_abs().to_string());
-    }
+    out.push_str(zmij::Buffer::new().format_finite(float));
     Ok(())
 }
 
@@ -385,6 +350,8 @@ mod tests {
             ("9999999999999998.0", "9999999999999998.0"),
             ("-2.5e-5", "-0.000025"),
             ("0.1", "0.1"),
+            ("940191251759288.25", "940191251759288.2"),
+            ("-183883952826610.625", "-183883952826610.62"),
             ("1e19", "1e+19"),
             (
                 "[1e300, -12345678901234567890e5]",
