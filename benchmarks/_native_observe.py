@@ -119,6 +119,11 @@ def run_native_observe(budget: float) -> Section:
         ),
         "",
         *table(["", "MB/s (median)", "core: speed-up; time in orjson.loads"], rows),
+        "",
+        (
+            "Speed-ups are medians of per-repeat ratios, each paired in the same repeat; on a"
+            " shared machine they hold steadier than the rates."
+        ),
     )
     return Section("Native fast path: observations", body)
 
