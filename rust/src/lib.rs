@@ -24,6 +24,8 @@ pub mod needles;
 mod py_claims;
 mod py_figures;
 mod py_native;
+mod py_native_check;
+mod py_native_observe;
 mod py_read;
 pub mod words;
 
@@ -111,5 +113,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     py_claims::register(module)?;
     py_figures::register(module)?;
     py_native::register(module)?;
+    py_native_check::register(module)?;
+    py_native_observe::register(module)?;
     Ok(())
 }

@@ -60,6 +60,20 @@ class FigureExtractor:
     ) -> bool: ...
 
 def json_depth_within(data: bytes | str, limit: int) -> bool: ...
+def native_trace_values(
+    data: bytes,
+) -> tuple[str, str, str | None, tuple[tuple[str | bool, ...], ...]] | None: ...
+def native_observe_check(
+    data: bytes, needles: list[str], forms: list[str]
+) -> (
+    tuple[
+        int,
+        list[list[list[str]]],
+        list[list[list[str]]],
+        list[list[tuple[str, int, str, int | float, str]]],
+    ]
+    | str
+): ...
 def redaction_scan(values: object, needles: list[str]) -> tuple[list[int], list[str]]: ...
 def grade_native(
     data: bytes,
