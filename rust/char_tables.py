@@ -29,6 +29,12 @@ runs of code points) and the Python definition each is read off:
     ``re`` lists for it (``SRE_GROUP``: each lower case with extras, to the smallest of its
     group). ``ASCII_KEY`` holds the resulting key of each ASCII character. Before writing,
     the rule is checked against ``re`` for every pair of characters that could match.
+``NORMAL``
+    The characters Unicode normalisation leaves alone wherever they stand: each is its own
+    NFC and NFD, has combining class 0, and is never the second of a canonical pair (no
+    character decomposes to it after a first, and no Hangul vowel or trailing jamo), so no
+    neighbour composes with it. A text of these only is its own NFC, NFD and accent-free
+    form (claims/_scan.py ``_unicode_variants``): checked over every ASCII pair.
 
 Any failed check stops the build with a line naming the character.
 """
@@ -155,6 +161,32 @@ def check_folds(fold: list[tuple[int, str]], lower: dict[int, int], group: dict[
         fail(f"re.IGNORECASE's [a-z] ({fold}) and its literal rule ({derived}) disagree")
 
 
+def normal() -> list[int]:
+    """The characters normalisation leaves alone wherever they stand (``NORMAL`` above)."""
+    seconds: set[int] = set()
+    for code in CODES:
+        decomposed = unicodedata.normalize("NFD", chr(code))
+        seconds.update(ord(char) for char in decomposed[1:])
+        mapping = unicodedata.decomposition(chr(code)).split()
+        if mapping and not mapping[0].startswith("<"):  # one canonical step
+            seconds.update(int(part, 16) for part in mapping[1:])
+    seconds |= set(range(0x1161, 0x1176)) | set(range(0x11A8, 0x11C3))  # Hangul V and T
+    found = [
+        code
+        for code in CODES
+        if unicodedata.normalize("NFC", chr(code)) == chr(code)
+        and unicodedata.normalize("NFD", chr(code)) == chr(code)
+        and unicodedata.combining(chr(code)) == 0
+        and code not in seconds
+    ]
+    ascii_pairs = "".join(chr(a) + chr(b) for a in range(0x80) for b in range(0x80))
+    if any(code not in set(found) for code in range(0x80)) or (
+        unicodedata.normalize("NFC", ascii_pairs) != ascii_pairs
+    ):
+        fail("normalisation changes ASCII text: the claim forms need a fix")
+    return found
+
+
 def spans(name: str, codes: list[int]) -> list[str]:
     """One class as the lines of a Rust static of ranges."""
     runs = ranges(codes)
@@ -197,6 +229,7 @@ def main(path: str) -> None:
     lines.extend(f"    (0x{code:x}, b'{letter}')," for code, letter in fold)
     lines.append("];")
     lines += spans("SRE_CASED", sorted(cased))
+    lines += spans("NORMAL", normal())
     keys = [group.get(lower.get(code, code), lower.get(code, code)) for code in range(0x80)]
     lines.append("pub static ASCII_KEY: [u32; 128] = [")
     lines.extend(f"    0x{key:x}," for key in keys)

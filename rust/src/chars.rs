@@ -178,6 +178,13 @@ fn wide_literal_key(code: u32) -> u32 {
     mapped(&tables::SRE_GROUP, mapped(&tables::SRE_LOWER, code))
 }
 
+/// Whether Unicode normalisation leaves `c` alone wherever it stands (its own NFC and NFD,
+/// combining class 0, composing with no neighbour): a text of these only is its own NFC,
+/// NFD and accent-free form.
+pub fn is_normal(c: char) -> bool {
+    c.is_ascii() || in_ranges(&tables::NORMAL, c)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

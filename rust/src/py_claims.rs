@@ -22,8 +22,8 @@ type ClaimTuple<'py> = (
 
 /// The claim scanners with their word lists (`tracegrade.claims._scan_engine`).
 #[pyclass(name = "ClaimScanner", module = "tracegrade._core", frozen)]
-struct PyClaimScanner {
-    lexicon: Lexicon,
+pub(crate) struct PyClaimScanner {
+    pub(crate) lexicon: Lexicon,
 }
 
 #[pymethods]

@@ -16,8 +16,12 @@
 //!   them (`tracegrade.observations`).
 //! - figure_sources.rs: the figures' evidence over the frames (`FigureSources`,
 //!   `anchor_pattern`, `amount_values`).
+//! - answer_claims.rs, answer_support.rs: the claims of the answer with no question, each
+//!   `given` or not, and their support (`extract_answer_claims`, `support_answer_claims`).
 //! - grade.rs: claims, support, provenance, the answer grade: the plain values of a `Grade`.
 
+pub mod answer_claims;
+pub mod answer_support;
 pub mod figure_sources;
 pub mod json;
 pub mod observe;

@@ -1,0 +1,233 @@
+//! The claims of a final answer with no question (`tracegrade.claims.extract_answer_claims`),
+//! each marked `given` when the user's own messages said it: the zero-config part of grading.
+//! Their support is answer_support.rs.
+//!
+//! Figures come first (the figure helper owns them), then the scanners' kinds (crate::claims);
+//! a claim overlapping one taken before it is dropped, the rest go in answer order, each
+//! (kind, text) once. Offsets are code points, as the reference's.
+
+use std::collections::HashSet;
+
+use super::Fallback;
+use crate::chars::is_normal;
+use crate::claims::{self, Claim, Lexicon};
+use crate::figures::extract::{Extractor, Figure};
+use crate::figures::keys::approximate_keys;
+use crate::lower::lower;
+use crate::words::Word;
+
+/// One claim, as `tracegrade.claims.AnswerClaim` holds it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AnswerClaim {
+    pub kind: &'static str,
+    pub raw: String,
+    pub text: String,
+    pub start: usize,
+    pub end: usize,
+    pub forms: Vec<String>,
+    pub hedged: bool,
+    pub given: bool,
+}
+
+impl From<Claim> for AnswerClaim {
+    fn from(claim: Claim) -> Self {
+        Self {
+            kind: claim.kind,
+            raw: claim.raw,
+            text: claim.text,
+            start: claim.start,
+            end: claim.end,
+            forms: claim.forms,
+            hedged: claim.hedged,
+            given: false,
+        }
+    }
+}
+
+/// The figures of the user's own messages, as `FigureIndex.evidence_for` finds an answer's
+/// figure among them: by value, or a hedged amount by a figure that rounds to it.
+#[derive(Debug, Default)]
+pub struct AskedFigures {
+    known: HashSet<String>,
+    approximate: HashSet<String>,
+}
+
+impl AskedFigures {
+    /// The index of `asked` (`FigureIndex().add(text, ...)` for each text).
+    pub fn of_texts(asked: &[&str], extractor: &Extractor) -> Result<Self, Fallback> {
+        let mut index = Self::default();
+        for text in asked {
+            let figures = extractor
+                .figures(text)
+                .map_err(|_| Fallback("a user message's figures are left to the reference"))?;
+            index.add(&figures)?;
+        }
+        Ok(index)
+    }
+
+    /// Add one text's figures (`FigureIndex.add`'s loop, with no echo).
+    pub fn add(&mut self, figures: &[Figure]) -> Result<(), Fallback> {
+        for figure in figures {
+            // Every figure's hedged forms, as the core's index reads them before adding any.
+            let keys = if matches!(figure.kind, "money" | "number") {
+                approximate_keys(&figure.value)
+                    .ok_or(Fallback("a user message's figure the reference raises on"))?
+            } else {
+                Vec::new()
+            };
+            if self.known.insert(figure.value.clone()) {
+                self.approximate.extend(keys);
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the index holds `figure` (`evidence_for(figure) is not None`; answer figures
+    /// are never bare, and the asked texts give no structured values).
+    pub fn holds(&self, figure: &Figure) -> bool {
+        if self.known.contains(&figure.value) {
+            return true;
+        }
+        match &figure.hedge {
+            Some(hedge) if matches!(figure.kind, "money" | "number") => self
+                .approximate
+                .contains(&format!("{hedge}:{}", figure.value)),
+            _ => false,
+        }
+    }
+}
+
+/// The answer's characters already backing a claim: sorted, disjoint `(start, end)`.
+#[derive(Default)]
+struct Taken {
+    spans: Vec<(usize, usize)>,
+}
+
+impl Taken {
+    fn overlaps(&self, start: usize, end: usize) -> bool {
+        let at = self.spans.partition_point(|&span| span <= (start, end));
+        // Disjoint and sorted: only the neighbours on either side can overlap.
+        let before = at
+            .checked_sub(1)
+            .and_then(|i| self.spans.get(i))
+            .is_some_and(|&(_, last)| last > start);
+        before || self.spans.get(at).is_some_and(|&(first, _)| first < end)
+    }
+
+    fn add(&mut self, start: usize, end: usize) {
+        if !self.overlaps(start, end) {
+            let at = self.spans.partition_point(|&span| span <= (start, end));
+            self.spans.insert(at, (start, end));
+        }
+    }
+}
+
+fn figure_claim(figure: &Figure) -> Claim {
+    Claim {
+        kind: "figure",
+        raw: figure.raw.clone(),
+        text: figure.value.clone(),
+        start: figure.start,
+        end: figure.end,
+        forms: vec![figure.raw.clone()],
+        hedged: false,
+    }
+}
+
+/// `_with_unicode_forms`: a claim written with non-ASCII characters is also shown by each
+/// form's NFC, NFD and accent-free spelling. Only forms normalisation leaves alone (curly
+/// quotes, dashes, `€`...) are taken here; an accented one is left to the reference.
+fn with_unicode_forms(mut claim: Claim) -> Result<Claim, Fallback> {
+    if claim.raw.is_ascii() {
+        return Ok(claim);
+    }
+    if !claim.forms.iter().all(|form| form.chars().all(is_normal)) {
+        return Err(Fallback(
+            "a claim with accents: its Unicode forms are left to the reference",
+        ));
+    }
+    let mut seen = HashSet::new();
+    claim.forms.retain(|form| seen.insert(form.clone()));
+    Ok(claim)
+}
+
+/// `shown_in(form, texts, lowered)`: whether any text holds `form` as a whole word,
+/// case-insensitively (`lowered`: each text's `str.lower()`, the reference's quick test).
+pub fn shown_in(form: &str, texts: &[&str], lowered: &[String]) -> bool {
+    let form_lower = lower(form);
+    let mut word: Option<Word> = None;
+    for (text, low) in texts.iter().zip(lowered) {
+        if !low.contains(&form_lower) {
+            continue;
+        }
+        if word.get_or_insert_with(|| Word::new(form)).found_in(text) {
+            return true;
+        }
+    }
+    false
+}
+
+/// `extract_answer_claims(answer, asked=asked, figures=figures)`.
+///
+/// `figures` are `extract_figures(answer)` (each value once); `asked_figures` builds the
+/// index of the asked texts' figures, called only when the answer has a figure.
+pub fn extract_answer_claims(
+    answer: &str,
+    asked: &[&str],
+    figures: &[Figure],
+    asked_figures: impl FnOnce() -> Result<AskedFigures, Fallback>,
+    lexicon: &Lexicon,
+) -> Result<Vec<AnswerClaim>, Fallback> {
+    let text: Vec<char> = answer.chars().collect();
+    let mut found: Vec<Claim> = figures.iter().map(figure_claim).collect();
+    // Figures guess too ("most likely 45 days"): one hedge rule for every kind.
+    claims::mark_hedged(&mut found, &claims::hedged_spans(&text, lexicon));
+    let mut taken = Taken::default();
+    for claim in &found {
+        taken.add(claim.start, claim.end); // a range's two ends share one span
+    }
+    let scanned = claims::scan_claims(answer, lexicon)
+        .map_err(|claims::ReferenceRaises| Fallback("the reference raises on this answer"))?;
+    for claim in scanned {
+        if !taken.overlaps(claim.start, claim.end) {
+            taken.add(claim.start, claim.end);
+            found.push(with_unicode_forms(claim)?);
+        }
+    }
+    found.sort_by_key(|claim| (claim.start, claim.end));
+    let mut seen: HashSet<(&'static str, String)> = HashSet::new();
+    let mut unique: Vec<AnswerClaim> = Vec::with_capacity(found.len());
+    for claim in found {
+        if seen.insert((claim.kind, claim.text.clone())) {
+            unique.push(claim.into());
+        }
+    }
+    if asked.is_empty() {
+        return Ok(unique);
+    }
+    let index = if figures.is_empty() {
+        AskedFigures::default() // the index is only asked about the answer's figures
+    } else {
+        asked_figures()?
+    };
+    let lowered: Vec<String> = asked.iter().map(|text| lower(text)).collect();
+    for claim in &mut unique {
+        claim.given = if claim.kind == "figure" {
+            figures
+                .iter()
+                .find(|f| {
+                    (f.start, f.end, f.value.as_str()) == (claim.start, claim.end, &claim.text)
+                })
+                .is_some_and(|figure| index.holds(figure))
+        } else {
+            claim
+                .forms
+                .iter()
+                .any(|form| shown_in(form, asked, &lowered))
+        };
+    }
+    Ok(unique)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,143 @@
+"""The answer's claims on the native fast path (rust/src/native/answer_claims.rs) against the
+Python pipeline, ``extract_answer_claims(answer, asked=..., figures=...)``.
+
+Every claim must match field for field (kind, raw, text, code-point offsets, forms, hedged,
+given). Where the fast path declines it says why: on the nine-commits answers it must never
+decline; on FaithBench it may only decline an answer with a claim whose forms normalisation
+changes (accents: their Unicode forms are left to the reference), and the rate is printed.
+Hypothesis answers come from the claim scanners' own pieces (tests/claims) and the engine
+tests' vocabulary (tests/engines), asked texts from the same pieces.
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from typing import TYPE_CHECKING
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from tests.claims.test_scan_engines import answers, pieces
+from tests.conftest import corpus_root
+from tests.engines._vocabulary import FIGURES, FILES, IDENTIFIERS
+from tracegrade import _core
+from tracegrade.claims import extract_answer_claims
+from tracegrade.claims._answer_claim import AnswerClaim
+from tracegrade.claims._scan_core import _scanner
+from tracegrade.figures import extract_figures
+from tracegrade.figures._find import compiled_extractor
+from tracegrade.traces import parse_native_trace
+from tracegrade.verdicts import asked_texts
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Sequence
+
+    from tracegrade._core import FigureExtractor
+
+SCANNER = _scanner(_core)
+ACCENTS = "a claim with accents: its Unicode forms are left to the reference"
+
+
+@pytest.fixture(autouse=True)
+def _compiled_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("TRACEGRADE_CORE", raising=False)
+
+
+def _extractor() -> FigureExtractor:
+    extractor = compiled_extractor()
+    assert extractor is not None
+    return extractor
+
+
+def _reference(answer: str, asked: Sequence[str]) -> tuple[AnswerClaim, ...]:
+    return extract_answer_claims(answer, asked=asked, figures=extract_figures(answer))
+
+
+def _changes_under_normalisation(claims: Sequence[AnswerClaim]) -> bool:
+    return any(
+        unicodedata.normalize(form_name, form) != form
+        for claim in claims
+        if not claim.raw.isascii()
+        for form in claim.forms
+        for form_name in ("NFC", "NFD")
+    )
+
+
+def _agree(answer: str, asked: Sequence[str]) -> str | None:
+    """Compare the engines on one answer; the fast path's reason when it declines."""
+    reference = _reference(answer, asked)
+    found = _core.native_answer_claims(answer, list(asked), _extractor(), SCANNER)
+    if isinstance(found, str):
+        # Declined: only for a reason the reference bears out.
+        assert found == ACCENTS, f"declined {answer!r}: {found}"
+        assert _changes_under_normalisation(reference), f"declined {answer!r} for nothing"
+        return found
+    assert [AnswerClaim(*claim) for claim in found] == list(reference)
+    return None
+
+
+def _asked_of(asked: list[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(asked))  # as asked_texts: each text once, in order
+
+
+asked_texts_strategy = st.lists(
+    st.one_of(answers, st.sampled_from([*FIGURES, *FILES, *IDENTIFIERS])), max_size=3
+).map(_asked_of)
+answers_with_figures = st.lists(
+    st.one_of(pieces, st.sampled_from([*FIGURES, *FILES, *IDENTIFIERS])), max_size=30
+).map(" ".join)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.one_of(answers, answers_with_figures), asked_texts_strategy)
+@example("About $3 million in src/a.ts, see NOS-18.", ("$2,956,737 in SRC/A.TS", "nos-183"))
+@example("He met Cafe\u0301 Ole\u0301 in \u201cParis\u201d.", ("caf\u00e9",))
+@example("It likely costs $5-10 million.", ())
+def test_engines_agree_on_generated_answers(answer: str, asked: tuple[str, ...]) -> None:
+    _agree(answer, asked)
+
+
+def test_a_lone_surrogate_is_declined() -> None:
+    found = _core.native_answer_claims("Ludwig \ud800 van", [], _extractor(), SCANNER)
+    assert isinstance(found, str)
+    assert "surrogate" in found
+
+
+def _nine_commits() -> Iterator[tuple[str, tuple[str, ...]]]:
+    folder = corpus_root() / "nine-commits" / "traces"
+    if not folder.is_dir():
+        pytest.skip(f"real corpus not found at {folder}: set TRACEGRADE_CORPUS")
+    for path in sorted(folder.rglob("*.json")):
+        trace = parse_native_trace(path.read_bytes())
+        yield trace.final_answer, asked_texts(trace)
+
+
+def _faithbench() -> Iterator[tuple[str, tuple[str, ...]]]:
+    path = corpus_root() / "faithbench" / "faithbench.jsonl"
+    if not path.is_file():
+        pytest.skip(f"real corpus file not found at {path}: set TRACEGRADE_CORPUS")
+    with path.open(encoding="utf-8") as lines:
+        for line in lines:
+            sample = json.loads(line)["sample"]
+            yield sample["summary"], (sample["source"],)
+
+
+def test_every_nine_commits_answer_without_a_decline() -> None:
+    seen = 0
+    for answer, asked in _nine_commits():
+        assert _agree(answer, asked) is None, f"the fast path declined {answer[:60]!r}"
+        seen += 1
+    assert seen >= 9
+
+
+def test_every_faithbench_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    seen = declined = 0
+    for answer, asked in _faithbench():
+        declined += _agree(answer, asked) is not None
+        seen += 1
+    assert seen >= 100
+    assert declined < seen / 10  # accented claims are rare in English summaries
+    with capsys.disabled():
+        print(f"\nFaithBench: the fast path declined {declined} of {seen} summaries")
