@@ -1,9 +1,22 @@
 //! Tool results decoded into observations, and the searches over them
-//! (`tracegrade.observations`: `observe` in strict mode, `Observations`).
+//! (`tracegrade.observations`: `observe` in strict mode with the built-in decoders only,
+//! and `Observations`).
 //!
-//! TODO(native-observe): the port.
+//! Whatever the reference would raise on (an orphan result, a failed result whose body is
+//! not `{"ok": false, ...}`, a result no built-in shape reads) is a [`Fallback`]. The caller
+//! must also fall back when decoders other than the built-in ones are registered (plugins)
+//! or given (a suite's `[decoders.TOOL]` tables): this port knows only the seven shapes.
 
-use super::{Fallback, Trace};
+mod decode;
+mod search;
+
+use std::collections::{HashMap, HashSet};
+
+use sonic_rs::{JsonContainerTrait, JsonValueTrait};
+
+use self::decode::{Source, decode, field};
+use super::{Fallback, Frame, Trace};
+use crate::index::TextIndex;
 
 /// Which searched text of an observation (`tracegrade.observations.SearchField`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,39 +43,112 @@ pub struct Sighting {
     pub text: String,
 }
 
-/// Every observation of a trace (`tracegrade.observations.Observations`).
+/// A source placed in the trace: its frame, its first position there (1-based) and how many
+/// observations it holds.
 #[derive(Debug)]
-pub struct Observations<'v> {
-    trace: std::marker::PhantomData<&'v ()>,
+struct Segment<'v> {
+    frame: usize,
+    first: usize,
+    source: Source<'v>,
+    count: usize,
 }
 
-impl Observations<'_> {
+/// Every observation of a trace (`tracegrade.observations.Observations`).
+///
+/// The text index is built with the observations (it is always searched); the source and
+/// name indexes when first asked for, as in the reference.
+pub struct Observations<'v> {
+    segments: Vec<Segment<'v>>,
+    count: usize,
+    text: TextIndex,
+    source: Option<TextIndex>,
+    name: Option<TextIndex>,
+    /// Each document's lines, split when a search first reports one of them.
+    lines: HashMap<usize, Vec<&'v str>>,
+}
+
+impl std::fmt::Debug for Observations<'_> {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(formatter, "Observations(count={})", self.count)
+    }
+}
+
+impl<'v> Observations<'v> {
+    fn new(segments: Vec<Segment<'v>>) -> Result<Self, Fallback> {
+        let count = segments.iter().map(|segment| segment.count).sum();
+        let text = search::index(&segments, Field::Text)?;
+        Ok(Self {
+            segments,
+            count,
+            text,
+            source: None,
+            name: None,
+            lines: HashMap::new(),
+        })
+    }
+
     /// How many observations there are (`Observations.count`).
     pub fn count(&self) -> usize {
-        0
+        self.count
     }
 
-    /// `Observations.find_ids`.
-    pub fn find_ids(&mut self, _needle: &str, _field: Field) -> Result<Vec<String>, Fallback> {
-        Err(Fallback("not yet ported"))
+    /// Whether the source index (`"source"` searches) has been built.
+    pub fn has_source_index(&self) -> bool {
+        self.source.is_some()
     }
 
-    /// `Observations.find_word_ids`.
-    pub fn find_word_ids(
-        &mut self,
-        _forms: &[&str],
-        _field: Field,
-    ) -> Result<Vec<Vec<String>>, Fallback> {
-        Err(Fallback("not yet ported"))
-    }
-
-    /// `Observations.lines_containing`, as sightings.
-    pub fn lines_containing(&mut self, _needle: &str) -> Result<Vec<Sighting>, Fallback> {
-        Err(Fallback("not yet ported"))
+    /// Whether the name index (`"name"` searches) has been built.
+    pub fn has_name_index(&self) -> bool {
+        self.name.is_some()
     }
 }
 
 /// `observe(trace, strict=True)` with the built-in decoders only.
-pub fn observe<'v>(_trace: &Trace<'v>) -> Result<Observations<'v>, Fallback> {
-    Err(Fallback("not yet ported"))
+pub fn observe<'v>(trace: &Trace<'v>) -> Result<Observations<'v>, Fallback> {
+    // Only whether a call came first matters: the built-in decoders apply to every tool.
+    let mut calls: HashSet<&str> = HashSet::new();
+    let mut segments = Vec::new();
+    for (index, frame) in trace.frames.iter().enumerate() {
+        let (id, ok, result) = match frame {
+            Frame::ToolCall { id, .. } => {
+                calls.insert(id);
+                continue;
+            }
+            Frame::ToolResult { id, ok, result } => (id, *ok, *result),
+            _ => continue,
+        };
+        if !calls.contains(id) {
+            return Err(Fallback("orphan tool result (the reference raises)"));
+        }
+        if !ok {
+            let failure = result
+                .and_then(|value| value.as_object())
+                .and_then(|object| field(object, "ok"))
+                .is_some_and(|own| own.as_bool() == Some(false));
+            if failure {
+                continue;
+            }
+            return Err(Fallback(
+                "failed result whose own ok is not false (strict: the reference raises)",
+            ));
+        }
+        let sources = result.and_then(decode).ok_or(Fallback(
+            "a result no built-in decoder reads (strict: the reference raises)",
+        ))?;
+        let mut position = 1;
+        for source in sources {
+            let count = search::observations_in(&source);
+            segments.push(Segment {
+                frame: index,
+                first: position,
+                source,
+                count,
+            });
+            position += count;
+        }
+    }
+    Observations::new(segments)
 }
+
+#[cfg(test)]
+mod tests;
