@@ -5,7 +5,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 
 use crate::native::Fallback;
-use crate::native::answer_claims::{AskedFigures, extract_answer_claims};
+use crate::native::answer_claims::{asked_figures, extract_answer_claims};
 use crate::py_claims::PyClaimScanner;
 use crate::py_figures::PyFigureExtractor;
 
@@ -50,7 +50,7 @@ fn native_answer_claims<'py>(
     };
     let mut values = std::collections::HashSet::new();
     figures.retain(|figure| values.insert(figure.value.clone())); // `extract_figures`
-    let index = || AskedFigures::of_texts(&asked, extractor);
+    let index = || asked_figures(&asked, extractor);
     let found = match extract_answer_claims(answer, &asked, &figures, index, lexicon) {
         Ok(found) => found,
         Err(Fallback(reason)) => return declined(reason),

@@ -12,7 +12,7 @@ use super::Fallback;
 use crate::chars::is_normal;
 use crate::claims::{self, Claim, Lexicon};
 use crate::figures::extract::{Extractor, Figure};
-use crate::figures::keys::approximate_keys;
+use crate::figures::index::FigureIndex;
 use crate::lower::lower;
 use crate::words::Word;
 
@@ -44,57 +44,18 @@ impl From<Claim> for AnswerClaim {
     }
 }
 
-/// The figures of the user's own messages, as `FigureIndex.evidence_for` finds an answer's
-/// figure among them: by value, or a hedged amount by a figure that rounds to it.
-#[derive(Debug, Default)]
-pub struct AskedFigures {
-    known: HashSet<String>,
-    approximate: HashSet<String>,
-}
-
-impl AskedFigures {
-    /// The index of `asked` (`FigureIndex().add(text, ...)` for each text).
-    pub fn of_texts(asked: &[&str], extractor: &Extractor) -> Result<Self, Fallback> {
-        let mut index = Self::default();
-        for text in asked {
-            let figures = extractor
-                .figures(text)
-                .map_err(|_| Fallback("a user message's figures are left to the reference"))?;
-            index.add(&figures)?;
-        }
-        Ok(index)
+/// The figures of the user's own messages (`FigureIndex()` with each asked text added as
+/// `asked{position}`), for the answer's figures to be looked up in.
+pub fn asked_figures(asked: &[&str], extractor: &Extractor) -> Result<FigureIndex, Fallback> {
+    // No bare numbers: an answer's figures are never bare, so they would never be read.
+    let mut index = FigureIndex::new(false);
+    let echoed = HashSet::new();
+    for (position, text) in asked.iter().enumerate() {
+        index
+            .add(extractor, text, &format!("asked{position}"), &echoed)
+            .map_err(|_| Fallback("a user message's figures are left to the reference"))?;
     }
-
-    /// Add one text's figures (`FigureIndex.add`'s loop, with no echo).
-    pub fn add(&mut self, figures: &[Figure]) -> Result<(), Fallback> {
-        for figure in figures {
-            // Every figure's hedged forms, as the core's index reads them before adding any.
-            let keys = if matches!(figure.kind, "money" | "number") {
-                approximate_keys(&figure.value)
-                    .ok_or(Fallback("a user message's figure the reference raises on"))?
-            } else {
-                Vec::new()
-            };
-            if self.known.insert(figure.value.clone()) {
-                self.approximate.extend(keys);
-            }
-        }
-        Ok(())
-    }
-
-    /// Whether the index holds `figure` (`evidence_for(figure) is not None`; answer figures
-    /// are never bare, and the asked texts give no structured values).
-    pub fn holds(&self, figure: &Figure) -> bool {
-        if self.known.contains(&figure.value) {
-            return true;
-        }
-        match &figure.hedge {
-            Some(hedge) if matches!(figure.kind, "money" | "number") => self
-                .approximate
-                .contains(&format!("{hedge}:{}", figure.value)),
-            _ => false,
-        }
-    }
+    Ok(index)
 }
 
 /// The answer's characters already backing a claim: sorted, disjoint `(start, end)`.
@@ -170,12 +131,13 @@ pub fn shown_in(form: &str, texts: &[&str], lowered: &[String]) -> bool {
 /// `extract_answer_claims(answer, asked=asked, figures=figures)`.
 ///
 /// `figures` are `extract_figures(answer)` (each value once); `asked_figures` builds the
-/// index of the asked texts' figures, called only when the answer has a figure.
+/// index of the asked texts' figures ([`asked_figures`]), called only when the answer has a
+/// figure.
 pub fn extract_answer_claims(
     answer: &str,
     asked: &[&str],
     figures: &[Figure],
-    asked_figures: impl FnOnce() -> Result<AskedFigures, Fallback>,
+    asked_figures: impl FnOnce() -> Result<FigureIndex, Fallback>,
     lexicon: &Lexicon,
 ) -> Result<Vec<AnswerClaim>, Fallback> {
     let text: Vec<char> = answer.chars().collect();
@@ -206,7 +168,7 @@ pub fn extract_answer_claims(
         return Ok(unique);
     }
     let index = if figures.is_empty() {
-        AskedFigures::default() // the index is only asked about the answer's figures
+        FigureIndex::new(false) // the index is only asked about the answer's figures
     } else {
         asked_figures()?
     };
@@ -218,7 +180,7 @@ pub fn extract_answer_claims(
                 .find(|f| {
                     (f.start, f.end, f.value.as_str()) == (claim.start, claim.end, &claim.text)
                 })
-                .is_some_and(|figure| index.holds(figure))
+                .is_some_and(|figure| index.evidence_for(figure, false).is_some())
         } else {
             claim
                 .forms

@@ -1,29 +1,27 @@
-use super::{AskedFigures, extract_answer_claims, shown_in};
+use std::collections::HashSet;
+
+use super::{asked_figures, extract_answer_claims, shown_in};
 use crate::claims::sample::lexicon;
 use crate::figures::extract::Figure;
+use crate::figures::index::FigureIndex;
+use crate::figures::testing::extractor;
 use crate::native::Fallback;
-
-fn figure(kind: &'static str, raw: &str, value: &str, start: usize, hedge: Option<&str>) -> Figure {
-    Figure {
-        kind,
-        raw: raw.into(),
-        value: value.into(),
-        start,
-        end: start + raw.chars().count(),
-        hedge: hedge.map(String::from),
-    }
-}
 
 /// `(kind, text, start, end, hedged, given)` of each claim.
 type Seen = Vec<(&'static str, String, usize, usize, bool, bool)>;
 
-fn claims(answer: &str, asked: &[&str], figures: &[Figure], said: &[Figure]) -> Seen {
-    let index = || {
-        let mut index = AskedFigures::default();
-        index.add(said)?;
-        Ok(index)
-    };
-    let found = extract_answer_claims(answer, asked, figures, index, &lexicon());
+/// `extract_figures(answer)`: each value once.
+fn figures_of(answer: &str) -> Vec<Figure> {
+    let mut figures = extractor().figures(answer).unwrap_or_default();
+    let mut values = HashSet::new();
+    figures.retain(|figure| values.insert(figure.value.clone()));
+    figures
+}
+
+fn claims(answer: &str, asked: &[&str]) -> Seen {
+    let extractor = extractor();
+    let index = || asked_figures(asked, &extractor);
+    let found = extract_answer_claims(answer, asked, &figures_of(answer), index, &lexicon());
     found
         .unwrap_or_default()
         .into_iter()
@@ -33,11 +31,9 @@ fn claims(answer: &str, asked: &[&str], figures: &[Figure], said: &[Figure]) -> 
 
 #[test]
 fn figures_win_over_what_they_overlap_and_order_is_by_place() {
-    // "2024-03-03" is an ISO date to the scanner, "2024" a figure: the figure is taken first,
+    // "2024-03-03" is an ISO date to the scanner, "2024" a figure: the figure is taken first;
     // the second path is the first one again.
-    let answer = "See src/app.py on 2024-03-03, and src/app.py again.";
-    let year = figure("number", "2024", "2024", 18, None);
-    let found = claims(answer, &[], &[year], &[]);
+    let found = claims("See src/app.py on 2024-03-03, and src/app.py again.", &[]);
     assert_eq!(
         found,
         [
@@ -50,26 +46,24 @@ fn figures_win_over_what_they_overlap_and_order_is_by_place() {
 
 #[test]
 fn a_range_keeps_both_ends_and_hedges_mark_figures_too() {
-    let answer = "It likely costs $5-10 million.";
-    let low = figure("money", "$5-10 million", "5000000", 16, None);
-    let high = figure("money", "$5-10 million", "10000000", 16, None);
-    let found = claims(answer, &[], &[low, high], &[]);
-    let kinds: Vec<_> = found.iter().map(|c| (c.0, c.1.as_str(), c.4)).collect();
+    let found = claims("It likely costs $5-10 million.", &[]);
+    let kinds: Vec<_> = found
+        .iter()
+        .map(|c| (c.0, c.1.as_str(), c.2, c.4))
+        .collect();
     assert_eq!(
         kinds,
-        [("figure", "5000000", true), ("figure", "10000000", true)]
+        [
+            ("figure", "5000000", 16, true),
+            ("figure", "10000000", 16, true)
+        ]
     );
 }
 
 #[test]
 fn given_by_a_whole_word_of_what_the_user_said() {
     let answer = "Open src/app.py and ask Ludwig van Beethoven.";
-    let found = claims(
-        answer,
-        &["please fix SRC/APP.PY", "ludwig van beethovenx"],
-        &[],
-        &[],
-    );
+    let found = claims(answer, &["please fix SRC/APP.PY", "ludwig van beethovenx"]);
     let given: Vec<_> = found.iter().map(|c| (c.1.as_str(), c.5)).collect();
     assert_eq!(
         given,
@@ -80,24 +74,32 @@ fn given_by_a_whole_word_of_what_the_user_said() {
 #[test]
 fn figures_are_given_by_value_or_a_hedged_rounding() {
     let answer = "About $3 million, and 2,500 more.";
-    let about = figure("money", "About $3 million", "3000000", 0, Some("about"));
-    let plain = figure("number", "2,500", "2500", 22, None);
-    let said = [figure("money", "$2,956,737", "2956737", 0, None)];
-    let found = claims(answer, &["x"], &[about, plain], &said);
-    let given: Vec<_> = found.iter().map(|c| (c.1.as_str(), c.5)).collect();
+    let found = claims(answer, &["It made $2,956,737."]);
+    let given: Vec<_> = found
+        .iter()
+        .filter(|c| c.0 == "figure")
+        .map(|c| (c.1.as_str(), c.5))
+        .collect();
     assert_eq!(given, [("3000000", true), ("2500", false)]);
+    let found = claims(answer, &["It made $2,456,737.", "2,400 and 25,000"]);
+    let given: Vec<_> = found
+        .iter()
+        .filter(|c| c.0 == "figure")
+        .map(|c| c.5)
+        .collect();
+    assert_eq!(given, [false, false]); // other roundings, other values
 }
 
 #[test]
 fn a_claim_once_at_its_first_place() {
-    let found = claims("See a/b.py, then a/b.py.", &[], &[], &[]);
+    let found = claims("See a/b.py, then a/b.py.", &[]);
     assert_eq!(found, [("path", "a/b.py".into(), 4, 10, false, false)]);
 }
 
 #[test]
 fn accented_claims_are_left_to_the_reference_curly_quotes_are_not() {
     let table = lexicon();
-    let none = || Ok(AskedFigures::default());
+    let none = || Ok(FigureIndex::new(false));
     let accented = extract_answer_claims("We met Ludwig Beethovén.", &[], &[], none, &table);
     assert!(matches!(accented, Err(Fallback(_))));
     let quoted = extract_answer_claims("He said \u{201c}best\u{201d}.", &[], &[], none, &table);
