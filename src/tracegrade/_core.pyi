@@ -64,3 +64,6 @@ def redaction_scan(values: object, needles: list[str]) -> tuple[list[int], list[
 def native_answer_claims(
     answer: str, asked: list[str], extractor: FigureExtractor, scanner: ClaimScanner
 ) -> list[tuple[ClaimKind, str, str, int, int, tuple[str, ...], bool, bool]] | str: ...
+def native_extracted(
+    data: bytes, answer: str, extractor: FigureExtractor, scanner: ClaimScanner
+) -> list[tuple[ClaimKind, str, str, int, int, bool, bool, str, tuple[str, ...]]] | str: ...

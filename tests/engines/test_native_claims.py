@@ -1,5 +1,6 @@
 """The answer's claims on the native fast path (rust/src/native/answer_claims.rs) against the
-Python pipeline, ``extract_answer_claims(answer, asked=..., figures=...)``.
+Python pipeline, ``extract_answer_claims(answer, asked=..., figures=...)``; and with their
+support (answer_support.rs) against ``grade_extracted``, on whole native traces.
 
 Every claim must match field for field (kind, raw, text, code-point offsets, forms, hedged,
 given). Where the fast path declines it says why: on the nine-commits answers it must never
@@ -7,13 +8,16 @@ decline; on FaithBench it may only decline an answer with a claim whose forms no
 changes (accents: their Unicode forms are left to the reference), and the rate is printed;
 a text the compiled figure extractor leaves to the reference (an ``İ``) is declined too.
 Hypothesis answers come from the claim scanners' own pieces (tests/claims) and the engine
-tests' vocabulary (tests/engines), asked texts from the same pieces.
+tests' vocabulary (tests/engines), asked texts from the same pieces. Support is compared on
+every nine-commits trace and on the engine tests' generated inputs (tests/engines/_generate.py),
+where any input the reference refuses must be declined.
 """
 
 from __future__ import annotations
 
 import json
 import unicodedata
+from collections import Counter
 from typing import TYPE_CHECKING
 
 import pytest
@@ -22,15 +26,19 @@ from hypothesis import strategies as st
 
 from tests.claims.test_scan_engines import answers, pieces
 from tests.conftest import corpus_root
+from tests.engines._generate import generated_inputs
 from tests.engines._vocabulary import FIGURES, FILES, IDENTIFIERS
 from tracegrade import _core
 from tracegrade.claims import extract_answer_claims
 from tracegrade.claims._answer_claim import AnswerClaim
 from tracegrade.claims._scan_core import _scanner
+from tracegrade.errors import TracegradeError
 from tracegrade.figures import extract_figures
 from tracegrade.figures._find import compiled_extractor
+from tracegrade.observations import observe
 from tracegrade.traces import parse_native_trace
 from tracegrade.verdicts import asked_texts
+from tracegrade.verdicts._grade import grade_extracted, grade_figures
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
@@ -153,3 +161,66 @@ def test_every_faithbench_summary(capsys: pytest.CaptureFixture[str]) -> None:
     assert declined < seen / 10  # accented claims are rare in English summaries
     with capsys.disabled():
         print(f"\nFaithBench: the fast path declined {declined} of {seen} summaries")
+
+
+# --- Support, on whole traces -----------------------------------------------------------------
+
+
+def _reference_extracted(data: bytes) -> tuple[str, list[tuple[object, ...]]] | None:
+    """The trace's answer and ``grade_extracted``'s values; ``None`` when it is refused."""
+    try:
+        trace = parse_native_trace(data)
+        observations = observe(trace)
+    except (TracegradeError, ValueError):
+        return None
+    answer = trace.final_answer
+    found = extract_figures(answer)
+    figures = grade_figures(trace, answer, found=found)
+    extracted = grade_extracted(trace, observations, figures, found=found)
+    return answer, [tuple(item.values()) for item in extracted]
+
+
+def _support_agrees(data: bytes, answer: str, reference: list[tuple[object, ...]]) -> str | None:
+    found = _core.native_extracted(data, answer, _extractor(), SCANNER)
+    if isinstance(found, str):
+        return found
+    assert [tuple(item) for item in found] == reference
+    return None
+
+
+def test_support_on_every_nine_commits_trace_without_a_decline() -> None:
+    folder = corpus_root() / "nine-commits" / "traces"
+    if not folder.is_dir():
+        pytest.skip(f"real corpus not found at {folder}: set TRACEGRADE_CORPUS")
+    paths = sorted(folder.rglob("*.json"))
+    for path in paths:
+        data = path.read_bytes()
+        reference = _reference_extracted(data)
+        assert reference is not None, f"{path.name}: the reference refuses a corpus trace"
+        assert _support_agrees(data, *reference) is None, f"the fast path declined {path.name}"
+    assert len(paths) >= 9
+
+
+def test_support_on_generated_traces(capsys: pytest.CaptureFixture[str]) -> None:
+    compared = refused = 0
+    declined: Counter[str] = Counter()
+    for generated in generated_inputs(400):
+        if generated.family not in ("native", "realistic"):
+            continue
+        reference = _reference_extracted(generated.data)
+        if reference is None:  # the reference refuses it: the fast path must decline
+            answer = ""
+            found = _core.native_extracted(generated.data, answer, _extractor(), SCANNER)
+            assert isinstance(found, str), f"input {generated.number}: not declined"
+            refused += 1
+            continue
+        reason = _support_agrees(generated.data, *reference)
+        if reason is not None:
+            declined[reason] += 1
+        compared += 1
+    assert compared >= 100
+    assert sum(declined.values()) < compared / 2
+    with capsys.disabled():
+        print(f"\ngenerated: {compared} compared, {refused} refused and declined; declined:")
+        for reason, count in declined.most_common():
+            print(f"  {count:4}  {reason}")

@@ -8,7 +8,7 @@
 
 use std::collections::HashSet;
 
-use super::Fallback;
+use super::{Fallback, Frame, Trace};
 use crate::chars::is_normal;
 use crate::claims::{self, Claim, Lexicon};
 use crate::figures::extract::{Extractor, Figure};
@@ -42,6 +42,20 @@ impl From<Claim> for AnswerClaim {
             given: false,
         }
     }
+}
+
+/// What the user said in the run (`asked_texts`): the task and every user message, each text
+/// once, in order.
+pub fn asked_texts<'v>(trace: &Trace<'v>) -> Vec<&'v str> {
+    let said = trace.frames.iter().filter_map(|frame| match frame {
+        Frame::User { content } => Some(*content),
+        _ => None,
+    });
+    let mut seen = HashSet::new();
+    std::iter::once(trace.task)
+        .chain(said)
+        .filter(|text| seen.insert(*text))
+        .collect()
 }
 
 /// The figures of the user's own messages (`FigureIndex()` with each asked text added as

@@ -7,9 +7,11 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::Fallback;
-use super::answer_claims::AnswerClaim;
+use super::answer_claims::{AnswerClaim, asked_figures, asked_texts, extract_answer_claims};
 use super::observe::{Field, Observations};
+use super::{Fallback, Trace};
+use crate::claims::Lexicon;
+use crate::figures::extract::{Extractor, Figure};
 
 /// One entry of a grade's `extracted` list: the claim's plain values with its support.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,23 +33,6 @@ pub struct ExtractedClaim {
 /// The evidence the graded figures found, by `(start, end, value)` (empty: unsourced).
 pub type FigureEvidence = HashMap<(usize, usize, String), Vec<String>>;
 
-/// Anything that finds forms as whole words in the observations' fields
-/// (`Observations.find_word_ids`): the observations, or a stand-in in tests.
-pub trait FindWords {
-    fn find_word_ids(&mut self, forms: &[&str], field: Field)
-    -> Result<Vec<Vec<String>>, Fallback>;
-}
-
-impl FindWords for Observations<'_> {
-    fn find_word_ids(
-        &mut self,
-        forms: &[&str],
-        field: Field,
-    ) -> Result<Vec<Vec<String>>, Fallback> {
-        Observations::find_word_ids(self, forms, field)
-    }
-}
-
 /// Every form of `claims`, each once, in claim order.
 fn forms_of<'c>(claims: &[&'c AnswerClaim]) -> Vec<&'c str> {
     let mut seen = HashSet::new();
@@ -60,7 +45,7 @@ fn forms_of<'c>(claims: &[&'c AnswerClaim]) -> Vec<&'c str> {
 
 /// Per form, the ids of the observations showing it in any of `fields`, field by field.
 fn ids_by_form<'f>(
-    observations: &mut impl FindWords,
+    observations: &mut Observations<'_>,
     forms: &[&'f str],
     fields: &[Field],
 ) -> Result<HashMap<&'f str, Vec<String>>, Fallback> {
@@ -97,7 +82,7 @@ fn shown(claim: &AnswerClaim, ids: &HashMap<&str, Vec<String>>) -> Vec<String> {
 /// writes each: every claim's support, in claim order.
 pub fn support_answer_claims(
     claims: &[AnswerClaim],
-    observations: &mut impl FindWords,
+    observations: &mut Observations<'_>,
     figure_evidence: &FigureEvidence,
 ) -> Result<Vec<ExtractedClaim>, Fallback> {
     let worded: Vec<&AnswerClaim> = claims.iter().filter(|c| c.kind != "figure").collect();
@@ -157,5 +142,39 @@ pub fn support_answer_claims(
     Ok(supported)
 }
 
+/// `grade_extracted(trace, observations, figures, found=figures)`: every claim of `answer`
+/// (the trace's final answer) with its support, as a grade's `extracted` list holds them.
+///
+/// `figures` are `extract_figures(answer)`; `evidence` is what the figures' grade found for
+/// each (`figure_sources::figure_evidence(trace, figures, true, extractor)`, in order).
+pub fn grade_extracted(
+    trace: &Trace<'_>,
+    answer: &str,
+    observations: &mut Observations<'_>,
+    (figures, evidence): (&[Figure], &[Option<String>]),
+    extractor: &Extractor,
+    lexicon: &Lexicon,
+) -> Result<Vec<ExtractedClaim>, Fallback> {
+    let asked = asked_texts(trace);
+    let index = || asked_figures(&asked, extractor);
+    let claims = extract_answer_claims(answer, &asked, figures, index, lexicon)?;
+    if claims.is_empty() {
+        return Ok(Vec::new());
+    }
+    if figures.len() != evidence.len() {
+        return Err(Fallback("figure evidence for other figures"));
+    }
+    let by_place: FigureEvidence = figures
+        .iter()
+        .zip(evidence)
+        .map(|(figure, seen)| {
+            let key = (figure.start, figure.end, figure.value.clone());
+            (key, seen.iter().cloned().collect())
+        })
+        .collect();
+    support_answer_claims(&claims, observations, &by_place)
+}
+
 #[cfg(test)]
+#[allow(clippy::unwrap_used)] // tests may unwrap (Cargo.toml)
 mod tests;

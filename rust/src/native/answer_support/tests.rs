@@ -1,38 +1,36 @@
-use super::{ExtractedClaim, FigureEvidence, FindWords, support_answer_claims};
-use crate::native::Fallback;
+use std::collections::HashSet;
+
+use super::{ExtractedClaim, FigureEvidence, grade_extracted, support_answer_claims};
+use crate::claims::sample::lexicon;
+use crate::figures::testing::extractor;
 use crate::native::answer_claims::AnswerClaim;
-use crate::native::observe::Field;
+use crate::native::figure_sources::figure_evidence;
+use crate::native::json::parse;
+use crate::native::observe::observe;
+use crate::native::trace::validate;
 
-/// Observations as (id, text, source, name): whole words by ASCII lower case, enough here.
-struct Seen(
-    Vec<(&'static str, &'static str, &'static str, &'static str)>,
-    Vec<Field>,
-);
-
-impl FindWords for Seen {
-    fn find_word_ids(
-        &mut self,
-        forms: &[&str],
-        field: Field,
-    ) -> Result<Vec<Vec<String>>, Fallback> {
-        self.1.push(field);
-        let word = |form: &str, text: &str| crate::words::Word::new(form).found_in(text);
-        Ok(forms
-            .iter()
-            .map(|form| {
-                self.0
-                    .iter()
-                    .filter(|(_, text, source, name)| match field {
-                        Field::Text => word(form, text),
-                        Field::Source => word(form, source),
-                        Field::Name => word(form, name),
-                    })
-                    .map(|(id, ..)| (*id).to_owned())
-                    .collect()
-            })
-            .collect())
-    }
+/// A native trace: the user asks `task`, then one call and result per result in turn.
+fn trace_json(task: &str, results: &[&str]) -> String {
+    let frames: Vec<String> = results
+        .iter()
+        .enumerate()
+        .map(|(n, result)| {
+            format!(
+                r#"{{"type": "tool_call", "id": "c{n}", "name": "tool", "args": {{}}}},
+                   {{"type": "tool_result", "id": "c{n}", "ok": true, "result": {result}}}"#
+            )
+        })
+        .collect();
+    format!(
+        r#"{{"id": "t", "task": {task:?}, "commit": null, "model": null, "outcome": null,
+            "tokens": [], "frames": [{{"type": "user", "content": {task:?}}}, {}]}}"#,
+        frames.join(", ")
+    )
 }
+
+const LISTING: &str = r#"{"ok": true, "files": ["notes.md", "app/config.ts"]}"#;
+const READ: &str =
+    r#"{"ok": true, "file": "app/config.ts", "lines": 2, "content": "port = 8080\nPORT again"}"#;
 
 fn claim(kind: &'static str, text: &str, start: usize, forms: &[&str]) -> AnswerClaim {
     AnswerClaim {
@@ -47,65 +45,91 @@ fn claim(kind: &'static str, text: &str, start: usize, forms: &[&str]) -> Answer
     }
 }
 
-fn support(found: &[ExtractedClaim]) -> Vec<(&str, &str, Vec<String>)> {
+fn support(found: &[ExtractedClaim]) -> Vec<(&str, &str, Vec<&str>)> {
     found
         .iter()
-        .map(|c| (c.text.as_str(), c.support, c.evidence.clone()))
+        .map(|c| {
+            let ids = c.evidence.iter().map(String::as_str).collect();
+            (c.text.as_str(), c.support, ids)
+        })
         .collect()
 }
 
 #[test]
 fn read_then_named_then_unsupported_and_figures_by_their_evidence() {
-    let mut seen = Seen(
-        vec![
-            ("f2.1", "listing", "", "config.ts"),
-            ("f4.1", "port = 8080 in config.ts", "app/config.ts", ""),
-            ("f4.2", "the PORT again", "app/other.ts", ""),
-        ],
-        Vec::new(),
-    );
+    let json = trace_json("go", &[LISTING, READ]);
+    let value = parse(json.as_bytes()).unwrap();
+    let trace = validate(&value).unwrap();
+    let mut observations = observe(&trace).unwrap();
     let claims = [
         claim("identifier", "port", 0, &["port", "PORT"]),
         claim("path", "README.md", 10, &["README.md"]),
-        claim("path", "config.ts", 20, &["config.ts"]),
-        claim("figure", "8080", 30, &["8080"]),
-        claim("figure", "9090", 40, &["9090"]),
+        claim("path", "notes.md", 20, &["notes.md"]),
+        claim("path", "config.ts", 30, &["app/config.ts", "config.ts"]),
+        claim("figure", "8080", 40, &["8080"]),
+        claim("figure", "9090", 50, &["9090"]),
     ];
     let mut evidence = FigureEvidence::new();
-    evidence.insert((30, 34, "8080".into()), vec!["f4".into()]);
-    let found = support_answer_claims(&claims, &mut seen, &evidence).unwrap_or_default();
-    let ids = |ids: &[&str]| ids.iter().map(|i| (*i).to_owned()).collect::<Vec<_>>();
+    evidence.insert((40, 44, "8080".into()), vec!["f4".into()]);
+    let found = support_answer_claims(&claims, &mut observations, &evidence).unwrap();
     assert_eq!(
         support(&found),
         [
-            ("port", "read", ids(&["f4.1", "f4.2"])),
-            ("README.md", "unsupported", ids(&[])),
-            ("config.ts", "read", ids(&["f4.1"])),
-            ("8080", "read", ids(&["f4"])),
-            ("9090", "unsupported", ids(&[])),
+            ("port", "read", vec!["f4.1", "f4.2"]),
+            ("README.md", "unsupported", vec![]),
+            ("notes.md", "named-only", vec!["f2.1"]),
+            // The document's name (its source) shows it as read, the listing is not needed.
+            ("config.ts", "read", vec!["f4.1"]),
+            ("8080", "read", vec!["f4"]),
+            ("9090", "unsupported", vec![]),
         ]
     );
-    // Text and source once for every form, names once for the unread ones.
-    assert_eq!(seen.1, [Field::Text, Field::Source, Field::Name]);
 }
 
 #[test]
-fn a_name_only_listing_is_named_only() {
-    let mut seen = Seen(vec![("f2.1", "", "", "notes.md")], Vec::new());
-    let claims = [claim("path", "notes.md", 0, &["notes.md"])];
-    let found = support_answer_claims(&claims, &mut seen, &FigureEvidence::new());
-    let found = found.unwrap_or_default();
-    assert_eq!(
-        support(&found),
-        [("notes.md", "named-only", vec!["f2.1".to_owned()])]
-    );
-}
-
-#[test]
-fn no_worded_claim_searches_nothing() {
-    let mut seen = Seen(Vec::new(), Vec::new());
+fn no_worded_claim_builds_no_index() {
+    let json = trace_json("go", &[LISTING]);
+    let value = parse(json.as_bytes()).unwrap();
+    let trace = validate(&value).unwrap();
+    let mut observations = observe(&trace).unwrap();
     let claims = [claim("figure", "2024", 0, &["2024"])];
-    let found = support_answer_claims(&claims, &mut seen, &FigureEvidence::new());
+    let found = support_answer_claims(&claims, &mut observations, &FigureEvidence::new());
     assert_eq!(found.map(|f| f.len()), Ok(1));
-    assert!(seen.1.is_empty());
+    assert!(!observations.has_source_index() && !observations.has_name_index());
+}
+
+#[test]
+fn graded_from_a_trace_with_given_claims_and_figure_evidence() {
+    let json = trace_json("Is app/config.ts on port 8080?", &[LISTING, READ]);
+    let value = parse(json.as_bytes()).unwrap();
+    let trace = validate(&value).unwrap();
+    let mut observations = observe(&trace).unwrap();
+    let extractor = extractor();
+    let answer = "Yes: app/config.ts sets port 8080, and notes.md has 2,500 more.";
+    let mut figures = extractor.figures(answer).unwrap();
+    let mut values = HashSet::new();
+    figures.retain(|figure| values.insert(figure.value.clone()));
+    let evidence = figure_evidence(&trace, &figures, true, &extractor).unwrap();
+    let found = grade_extracted(
+        &trace,
+        answer,
+        &mut observations,
+        (&figures, &evidence),
+        &extractor,
+        &lexicon(),
+    )
+    .unwrap();
+    let seen: Vec<_> = found
+        .iter()
+        .map(|c| (c.kind, c.raw.as_str(), c.given, c.support))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("path", "app/config.ts", true, "read"),
+            ("figure", "8080", true, "read"),
+            ("path", "notes.md", false, "named-only"),
+            ("figure", "2,500", false, "unsupported"),
+        ]
+    );
 }
