@@ -6,7 +6,11 @@ compiled scanners and figure extractor under Python glue) against one core call,
 ``_core.native_answer_claims`` (rust/src/native/answer_claims.rs), which declines an answer
 with accented claims: the reference then runs, and its time is counted. Both engines over
 every nine-commits final answer and every FaithBench summary (its source as what was asked),
-alternated pass by pass in CPU time of this process.
+alternated pass by pass in CPU time of this process. Then the claims with their support from
+a nine-commits trace's bytes: the reference's ``parse_native_trace``, ``observe``,
+``grade_figures`` and ``grade_extracted`` against ``_core.native_extracted`` (parse,
+validation, observations, figure evidence, claims and support in one call; the final answer
+handed in, as the integrated fast path finds it itself).
 
 Run alone: ``python -m benchmarks._native_claims [--repeats N]``.
 """
@@ -25,8 +29,10 @@ from tracegrade.claims import extract_answer_claims
 from tracegrade.claims._scan_core import compiled_scanner
 from tracegrade.figures import extract_figures
 from tracegrade.figures._find import compiled_extractor
+from tracegrade.observations import observe
 from tracegrade.traces import parse_native_trace
 from tracegrade.verdicts import asked_texts
+from tracegrade.verdicts._grade import grade_extracted, grade_figures
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -81,11 +87,50 @@ def _measure(answers: Answers, repeats: int) -> list[object]:
     ]
 
 
+def _measure_support(blobs: list[bytes], repeats: int) -> list[object]:
+    extractor, scanner = compiled_extractor(), compiled_scanner()
+    if extractor is None or scanner is None:
+        raise SystemExit("the compiled core is off (TRACEGRADE_CORE=python): nothing to compare")
+    answers = [parse_native_trace(blob).final_answer for blob in blobs]
+
+    def reference() -> None:
+        for blob in blobs:
+            trace = parse_native_trace(blob)
+            observations = observe(trace)
+            found = extract_figures(trace.final_answer)
+            figures = grade_figures(trace, trace.final_answer, found=found)
+            grade_extracted(trace, observations, figures, found=found)
+
+    def core() -> None:
+        for blob, answer in zip(blobs, answers, strict=True):
+            _core.native_extracted(blob, answer, extractor, scanner)
+
+    declined = sum(
+        isinstance(_core.native_extracted(b, a, extractor, scanner), str)
+        for b, a in zip(blobs, answers, strict=True)
+    )
+    for _ in range(2):
+        reference()
+        core()
+    ref, fast, ratios = paired(reference, core, repeats, time.process_time)
+    return [
+        len(blobs),
+        declined,
+        f"{ref.median * 1e3:,.1f}",
+        f"{fast.median * 1e3:,.1f}",
+        f"**{ratios.median:.2f}x**",
+        f"{ratios.best:.2f}x to {ratios.worst:.2f}x",
+    ]
+
+
 def run_native_claims(repeats: int) -> list[str]:
     """The report's lines: one row per corpus found."""
     rows: list[Sequence[object]] = [
-        [label, *_measure(answers, repeats)] for label, answers in _corpora().items()
+        [f"claims: {label}", *_measure(answers, repeats)] for label, answers in _corpora().items()
     ]
+    if corpus_traces().is_dir():
+        blobs = [path.read_bytes() for path in sorted(corpus_traces().rglob("*.json"))]
+        rows.append(["claims + support: nine-commits traces", *_measure_support(blobs, repeats)])
     if not rows:
         return [f"no corpus at {corpus_traces()} nor {corpus_file()}: set TRACEGRADE_CORPUS"]
     headers = ["answers", "count", "declined", "reference, ms", "core, ms", "core / ref",
