@@ -10,7 +10,7 @@
 
 use std::cmp::Ordering;
 
-mod tables {
+pub(crate) mod tables {
     include!(concat!(env!("OUT_DIR"), "/char_tables.rs"));
 }
 

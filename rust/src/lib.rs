@@ -21,6 +21,7 @@ pub mod json_scan;
 pub mod lower;
 pub mod native;
 pub mod needles;
+pub mod normal;
 mod py_claims;
 mod py_figures;
 mod py_native_claims;

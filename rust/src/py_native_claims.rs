@@ -142,8 +142,15 @@ fn extracted(
     )
 }
 
+/// `_unicode_variants(form)` as the fast path computes it (crate::normal): NFC, NFD, bare.
+#[pyfunction]
+fn native_unicode_variants(form: &str) -> [String; 3] {
+    crate::normal::unicode_variants(form)
+}
+
 /// Add the native claim functions to the module.
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(native_answer_claims, module)?)?;
-    module.add_function(wrap_pyfunction!(native_extracted, module)?)
+    module.add_function(wrap_pyfunction!(native_extracted, module)?)?;
+    module.add_function(wrap_pyfunction!(native_unicode_variants, module)?)
 }

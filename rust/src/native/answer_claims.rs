@@ -9,11 +9,11 @@
 use std::collections::HashSet;
 
 use super::{Fallback, Frame, Trace};
-use crate::chars::is_normal;
 use crate::claims::{self, Claim, Lexicon};
 use crate::figures::extract::{Extractor, Figure};
 use crate::figures::index::FigureIndex;
 use crate::lower::lower;
+use crate::normal::unicode_variants;
 use crate::words::Word;
 
 /// One claim, as `tracegrade.claims.AnswerClaim` holds it.
@@ -110,20 +110,23 @@ fn figure_claim(figure: &Figure) -> Claim {
 }
 
 /// `_with_unicode_forms`: a claim written with non-ASCII characters is also shown by each
-/// form's NFC, NFD and accent-free spelling. Only forms normalisation leaves alone (curly
-/// quotes, dashes, `€`...) are taken here; an accented one is left to the reference.
-fn with_unicode_forms(mut claim: Claim) -> Result<Claim, Fallback> {
+/// form's NFC, NFD and accent-free spelling.
+fn with_unicode_forms(mut claim: Claim) -> Claim {
     if claim.raw.is_ascii() {
-        return Ok(claim);
-    }
-    if !claim.forms.iter().all(|form| form.chars().all(is_normal)) {
-        return Err(Fallback(
-            "a claim with accents: its Unicode forms are left to the reference",
-        ));
+        return claim;
     }
     let mut seen = HashSet::new();
-    claim.forms.retain(|form| seen.insert(form.clone()));
-    Ok(claim)
+    let mut forms = Vec::with_capacity(claim.forms.len() * 4);
+    for written in claim.forms {
+        let [composed, decomposed, bare] = unicode_variants(&written);
+        for form in [written, composed, decomposed, bare] {
+            if seen.insert(form.clone()) {
+                forms.push(form);
+            }
+        }
+    }
+    claim.forms = forms;
+    claim
 }
 
 /// `shown_in(form, texts, lowered)`: whether any text holds `form` as a whole word,
@@ -167,7 +170,7 @@ pub fn extract_answer_claims(
     for claim in scanned {
         if !taken.overlaps(claim.start, claim.end) {
             taken.add(claim.start, claim.end);
-            found.push(with_unicode_forms(claim)?);
+            found.push(with_unicode_forms(claim));
         }
     }
     found.sort_by_key(|claim| (claim.start, claim.end));

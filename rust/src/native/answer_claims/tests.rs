@@ -5,7 +5,6 @@ use crate::claims::sample::lexicon;
 use crate::figures::extract::Figure;
 use crate::figures::index::FigureIndex;
 use crate::figures::testing::extractor;
-use crate::native::Fallback;
 
 /// `(kind, text, start, end, hedged, given)` of each claim.
 type Seen = Vec<(&'static str, String, usize, usize, bool, bool)>;
@@ -97,14 +96,27 @@ fn a_claim_once_at_its_first_place() {
 }
 
 #[test]
-fn accented_claims_are_left_to_the_reference_curly_quotes_are_not() {
+fn accented_claims_get_their_unicode_forms_curly_quotes_none() {
     let table = lexicon();
     let none = || Ok(FigureIndex::new(false));
-    let accented = extract_answer_claims("We met Ludwig Beethovén.", &[], &[], none, &table);
-    assert!(matches!(accented, Err(Fallback(_))));
+    let accented = extract_answer_claims("We met Ludwig Beethov\u{e9}n.", &[], &[], none, &table);
+    let forms = accented
+        .unwrap_or_default()
+        .into_iter()
+        .map(|c| c.forms)
+        .next();
+    let forms = forms.unwrap_or_default();
+    assert!(
+        forms.contains(&"Ludwig Beethove\u{301}n".to_owned()),
+        "{forms:?}"
+    );
+    assert!(forms.contains(&"Ludwig Beethoven".to_owned()), "{forms:?}");
     let quoted = extract_answer_claims("He said \u{201c}best\u{201d}.", &[], &[], none, &table);
     let quoted = quoted.unwrap_or_default();
-    assert_eq!(quoted.first().map(|c| c.kind), Some("quote"));
+    assert_eq!(
+        quoted.first().map(|c| (c.kind, c.forms.len())),
+        Some(("quote", 1))
+    );
 }
 
 #[test]
