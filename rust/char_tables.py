@@ -29,6 +29,18 @@ runs of code points) and the Python definition each is read off:
     ``re`` lists for it (``SRE_GROUP``: each lower case with extras, to the smallest of its
     group). ``ASCII_KEY`` holds the resulting key of each ASCII character. Before writing,
     the rule is checked against ``re`` for every pair of characters that could match.
+``NORMAL``
+    The characters Unicode normalisation leaves alone wherever they stand: each is its own
+    NFC and NFD, has combining class 0, and is never the second of a canonical pair (no
+    character decomposes to it after a first, and no Hangul vowel or trailing jamo), so no
+    neighbour composes with it. A text of these only is its own NFC, NFD and accent-free
+    form (claims/_scan.py ``_unicode_variants``): checked over every ASCII pair.
+``COMBINING``, ``DECOMPOSE``, ``COMPOSE``
+    What ``unicodedata.normalize`` reads, for the other texts (crate::normal): each
+    non-zero combining class; each character's full canonical decomposition (Hangul
+    syllables are decomposed by rule); each pair a character composes from under NFC.
+    tests/engines/test_native_claims.py holds the core's forms to ``unicodedata``'s for
+    every character and for generated texts.
 
 Any failed check stops the build with a line naming the character.
 """
@@ -155,6 +167,59 @@ def check_folds(fold: list[tuple[int, str]], lower: dict[int, int], group: dict[
         fail(f"re.IGNORECASE's [a-z] ({fold}) and its literal rule ({derived}) disagree")
 
 
+def normal() -> list[int]:
+    """The characters normalisation leaves alone wherever they stand (``NORMAL`` above)."""
+    seconds: set[int] = set()
+    for code in CODES:
+        decomposed = unicodedata.normalize("NFD", chr(code))
+        seconds.update(ord(char) for char in decomposed[1:])
+        mapping = unicodedata.decomposition(chr(code)).split()
+        if mapping and not mapping[0].startswith("<"):  # one canonical step
+            seconds.update(int(part, 16) for part in mapping[1:])
+    seconds |= set(range(0x1161, 0x1176)) | set(range(0x11A8, 0x11C3))  # Hangul V and T
+    found = [
+        code
+        for code in CODES
+        if unicodedata.normalize("NFC", chr(code)) == chr(code)
+        and unicodedata.normalize("NFD", chr(code)) == chr(code)
+        and unicodedata.combining(chr(code)) == 0
+        and code not in seconds
+    ]
+    ascii_pairs = "".join(chr(a) + chr(b) for a in range(0x80) for b in range(0x80))
+    if any(code not in set(found) for code in range(0x80)) or (
+        unicodedata.normalize("NFC", ascii_pairs) != ascii_pairs
+    ):
+        fail("normalisation changes ASCII text: the claim forms need a fix")
+    return found
+
+
+HANGUL = range(0xAC00, 0xD7A4)
+
+
+def normal_forms() -> tuple[dict[int, int], dict[int, str], dict[tuple[int, int], int]]:
+    """The combining classes, canonical decompositions and composing pairs (see above)."""
+    combining = {code: cc for code in CODES if (cc := unicodedata.combining(chr(code)))}
+    decompose: dict[int, str] = {}
+    compose: dict[tuple[int, int], int] = {}
+    for code in CODES:
+        char = chr(code)
+        if code in HANGUL:
+            continue
+        decomposed = unicodedata.normalize("NFD", char)
+        if decomposed != char:
+            decompose[code] = decomposed
+        mapping = unicodedata.decomposition(char).split()
+        if len(mapping) == 2 and not mapping[0].startswith("<"):
+            first, second = (int(part, 16) for part in mapping)
+            if unicodedata.normalize("NFC", decomposed) == char:  # not excluded
+                compose[first, second] = code
+    return combining, decompose, compose
+
+
+def _rust_text(text: str) -> str:
+    return '"' + "".join(f"\\u{{{ord(char):x}}}" for char in text) + '"'
+
+
 def spans(name: str, codes: list[int]) -> list[str]:
     """One class as the lines of a Rust static of ranges."""
     runs = ranges(codes)
@@ -197,6 +262,17 @@ def main(path: str) -> None:
     lines.extend(f"    (0x{code:x}, b'{letter}')," for code, letter in fold)
     lines.append("];")
     lines += spans("SRE_CASED", sorted(cased))
+    lines += spans("NORMAL", normal())
+    combining, decompose, compose = normal_forms()
+    lines.append(f"pub static COMBINING: [(u32, u8); {len(combining)}] = [")
+    lines.extend(f"    (0x{code:x}, {cc})," for code, cc in sorted(combining.items()))
+    lines.append("];")
+    lines.append(f"pub static DECOMPOSE: [(u32, &str); {len(decompose)}] = [")
+    lines.extend(f"    (0x{code:x}, {_rust_text(t)})," for code, t in sorted(decompose.items()))
+    lines.append("];")
+    lines.append(f"pub static COMPOSE: [((u32, u32), u32); {len(compose)}] = [")
+    lines.extend(f"    ((0x{a:x}, 0x{b:x}), 0x{c:x})," for (a, b), c in sorted(compose.items()))
+    lines.append("];")
     keys = [group.get(lower.get(code, code), lower.get(code, code)) for code in range(0x80)]
     lines.append("pub static ASCII_KEY: [u32; 128] = [")
     lines.extend(f"    0x{key:x}," for key in keys)

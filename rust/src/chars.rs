@@ -10,7 +10,7 @@
 
 use std::cmp::Ordering;
 
-mod tables {
+pub(crate) mod tables {
     include!(concat!(env!("OUT_DIR"), "/char_tables.rs"));
 }
 
@@ -176,6 +176,13 @@ pub fn literal_key(c: char) -> u32 {
 /// [`literal_key`] beyond ASCII, kept out of line so the ASCII lookup inlines small.
 fn wide_literal_key(code: u32) -> u32 {
     mapped(&tables::SRE_GROUP, mapped(&tables::SRE_LOWER, code))
+}
+
+/// Whether Unicode normalisation leaves `c` alone wherever it stands (its own NFC and NFD,
+/// combining class 0, composing with no neighbour): a text of these only is its own NFC,
+/// NFD and accent-free form.
+pub fn is_normal(c: char) -> bool {
+    c.is_ascii() || in_ranges(&tables::NORMAL, c)
 }
 
 #[cfg(test)]

@@ -21,11 +21,13 @@ pub mod json_scan;
 pub mod lower;
 pub mod native;
 pub mod needles;
+pub mod normal;
 mod py_claims;
 mod py_figures;
 mod py_native;
 mod py_native_check;
 mod py_native_observe;
+mod py_native_claims;
 mod py_read;
 pub mod words;
 
@@ -115,5 +117,6 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     py_native::register(module)?;
     py_native_check::register(module)?;
     py_native_observe::register(module)?;
+    py_native_claims::register(module)?;
     Ok(())
 }

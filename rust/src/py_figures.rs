@@ -5,7 +5,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PySet, PyString};
 
 use crate::figures::extract::{Extractor, Figure, Tables};
-use crate::figures::keys::approximate_keys;
+use crate::figures::index::{Found, Keys};
 
 /// `(kind, raw, value, start, end, hedge)`: a `tracegrade.figures.Figure`'s fields.
 type FigureTuple = (&'static str, String, String, usize, usize, Option<String>);
@@ -113,52 +113,39 @@ impl PyFigureExtractor {
             return Ok(false);
         };
         let want_numbers = numbers.is_some();
-        let found = py.detach(|| {
-            let figures = self.inner.figures(source)?;
-            let values = if want_numbers {
-                self.inner.numbers(source)?
-            } else {
-                Vec::new()
-            };
-            Ok::<_, crate::figures::extract::Fallback>((figures, values))
-        });
-        let Ok((figures, values)) = found else {
+        let Ok(found) = py.detach(|| Found::of(&self.inner, source, want_numbers)) else {
             return Ok(false);
         };
-        // Hedged forms first, so a value the reference would raise on changes nothing.
-        let mut hedged = Vec::with_capacity(figures.len());
-        for figure in &figures {
-            hedged.push(if matches!(figure.kind, "money" | "number") {
-                match approximate_keys(&figure.value) {
-                    Some(keys) => keys,
-                    None => return Ok(false),
-                }
-            } else {
-                Vec::new()
-            });
-        }
-        for (figure, keys) in figures.iter().zip(hedged) {
-            let key = PyString::new(py, &figure.value);
-            if known.contains(&key)? || echoed.contains(&key)? {
-                continue;
-            }
-            known.set_item(&key, evidence)?;
-            for rounded in keys {
-                let rounded = PyString::new(py, &rounded);
-                if !approximate.contains(&rounded)? {
-                    approximate.set_item(rounded, evidence)?;
-                }
-            }
-        }
-        if let Some(numbers) = numbers {
-            for value in values {
-                let value = PyString::new(py, &value);
-                if !echoed.contains(&value)? && !numbers.contains(&value)? {
-                    numbers.set_item(value, evidence)?;
-                }
-            }
-        }
+        let mut known = PyKeys {
+            dict: known,
+            evidence,
+        };
+        let mut approximate = PyKeys {
+            dict: approximate,
+            evidence,
+        };
+        let mut numbers = numbers.map(|dict| PyKeys { dict, evidence });
+        let is_echoed = |key: &str| echoed.contains(key);
+        found.record(&mut known, &mut approximate, numbers.as_mut(), &is_echoed)?;
         Ok(true)
+    }
+}
+
+/// A dict of the reference's `FigureIndex`, filled with one call's evidence.
+struct PyKeys<'a, 'py> {
+    dict: &'a Bound<'py, PyDict>,
+    evidence: &'a Bound<'py, PyString>,
+}
+
+impl Keys for PyKeys<'_, '_> {
+    type Error = PyErr;
+
+    fn has(&self, key: &str) -> PyResult<bool> {
+        self.dict.contains(key)
+    }
+
+    fn put(&mut self, key: &str) -> PyResult<()> {
+        self.dict.set_item(key, self.evidence)
     }
 }
 

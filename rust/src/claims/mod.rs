@@ -16,9 +16,11 @@ mod scan;
 mod shapes;
 mod text;
 
-pub use hedge::hedged_spans;
+pub use hedge::{hedged_spans, mark_hedged};
 pub use lexicon::Lexicon;
-pub use scan::scan_claims;
+#[cfg(test)]
+pub use lexicon::sample;
+pub use scan::{ReferenceRaises, scan_claims};
 
 /// One claim, as `tracegrade.claims.AnswerClaim` holds it (offsets in code points).
 #[derive(Debug, Clone, PartialEq, Eq)]

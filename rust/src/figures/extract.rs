@@ -120,6 +120,11 @@ impl Extractor {
         })
     }
 
+    /// The tables it was built from (the anchors of figure_sources spell numbers by them).
+    pub fn tables(&self) -> &Tables {
+        &self.tables
+    }
+
     /// Every figure of `text` in order of appearance, repeats included (`iter_figures`).
     pub fn figures(&self, text: &str) -> Result<Vec<Figure>, Fallback> {
         let original: Vec<char> = text.chars().collect();

@@ -453,6 +453,17 @@ mod tests {
         assert_eq!(spans(r"\d+", "x٣٤y"), vec![(1, 3)]);
         let folded = Pattern::new("some", true).unwrap();
         assert_eq!(folded.find_all(&chars("ſome")).unwrap().len(), 1);
+        // Caseless non-ASCII class members are allowed under IGNORECASE; cased ones not yet.
+        let dashes = Pattern::new(r"[-\u2013\u2014]\s*17", true).unwrap();
+        assert_eq!(
+            dashes
+                .find_all(&chars("2016\u{2013}17, 2016 - 17"))
+                .unwrap()
+                .len(),
+            2
+        );
+        assert!(Pattern::new("[é]", true).is_err());
+        assert!(Pattern::new(r"[\u00e0-\u00ff]", true).is_err());
     }
 
     #[test]

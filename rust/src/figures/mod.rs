@@ -4,13 +4,17 @@
 //! same matches (optimise.rs) and run with Python's `re` semantics (matcher.rs, with `re`'s
 //! classes in crate::chars); extract.rs and groups.rs turn matches into figures as the
 //! reference's `reference_figures` does, with decimal.rs for its `Decimal` arithmetic;
-//! keys.rs is `FigureIndex`'s `approximate_keys`.
+//! keys.rs is `FigureIndex`'s `approximate_keys` and index.rs `FigureIndex` itself.
 
 pub mod decimal;
 pub mod extract;
 pub mod groups;
+pub mod index;
 pub mod keys;
 pub mod matcher;
 pub mod optimise;
 pub mod parse;
 pub mod sets;
+#[cfg(test)]
+#[allow(clippy::unwrap_used)] // tests may unwrap (Cargo.toml)
+pub(crate) mod testing;

@@ -425,9 +425,12 @@ impl Parser {
                 }
             }
         }
-        let cased = ranges
-            .iter()
-            .any(|&(a, b)| a <= 'z' && b >= 'A' || !a.is_ascii() || !b.is_ascii());
+        // A non-ASCII character that `re` holds caseless (the dashes of anchor_pattern's
+        // `[-\u2013\u2014]`) matches only itself, as outside IGNORECASE.
+        let cased = ranges.iter().any(|&(a, b)| {
+            a <= 'z' && b >= 'A'
+                || (!a.is_ascii() || !b.is_ascii()) && (a != b || crate::chars::is_sre_cased(a))
+        });
         if self.ignore_case && cased {
             return Err("a class with letters under IGNORECASE".into());
         }

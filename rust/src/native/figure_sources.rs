@@ -1,20 +1,301 @@
 //! The figures' evidence over a trace's frames (`tracegrade.figures.FigureSources` with
 //! `anchor_pattern`, `FigureIndex` and `amount_values`).
 //!
-//! TODO(native-figures): the port.
+//! The evidence policy is the reference's: human messages (when asked for) and tool results
+//! are sources, assistant prose and call arguments never are; a failed result vouches only
+//! for what its call's arguments did not say. Only the text around an anchor of the looked-up
+//! figures is read (anchors.rs), unless a figure has none (a hedged one): then every source
+//! is read whole. A tool result's structured values source money (structured.rs).
 
-use super::{Fallback, Trace};
-use crate::figures::extract::{Extractor, Figure};
+mod anchors;
+mod structured;
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+pub use anchors::anchor_pattern;
+pub use structured::{amount_values, key_names_money};
+
+use super::{Fallback, Frame, Trace, Value, json};
+use crate::figures::extract::{self, Extractor, Figure};
+use crate::figures::index::{FigureIndex, echoed};
+use crate::figures::matcher::Pattern;
+
+fn declined(_: extract::Fallback) -> Fallback {
+    Fallback("figure extraction left a source text to the reference")
+}
 
 /// For each figure, the first frame (`f4`) that sources it, or `None` when none does.
 ///
 /// As the reference's `FigureSources(lines_matching=anchor_pattern(figures),
 /// bare_numbers=False, humans=humans).extend(trace.frames).index.evidence_for(figure)`.
 pub fn figure_evidence(
-    _trace: &Trace<'_>,
-    _figures: &[Figure],
-    _humans: bool,
-    _extractor: &Extractor,
+    trace: &Trace<'_>,
+    figures: &[Figure],
+    humans: bool,
+    extractor: &Extractor,
 ) -> Result<Vec<Option<String>>, Fallback> {
-    Err(Fallback("not yet ported"))
+    let anchors = match anchor_pattern(figures, extractor.tables()) {
+        Some(pattern) => Some(
+            Pattern::new(&pattern, true)
+                .map_err(|_| Fallback("an anchor pattern the matcher does not run"))?,
+        ),
+        None => None,
+    };
+    let mut sources = Sources {
+        extractor,
+        anchors: anchors.as_ref(),
+        humans,
+        args: HashMap::new(),
+        index: FigureIndex::new(false),
+    };
+    for (position, frame) in trace.frames.iter().enumerate() {
+        sources.add(frame, &format!("f{position}"))?;
+    }
+    Ok(figures
+        .iter()
+        .map(|figure| sources.index.evidence_for(figure, false).map(str::to_owned))
+        .collect())
+}
+
+/// `FigureSources` without a system frame (native version 1 has none) and trusting every
+/// tool's ok results (its default `results_of`).
+struct Sources<'a, 'v> {
+    extractor: &'a Extractor,
+    anchors: Option<&'a Pattern>,
+    humans: bool,
+    /// The arguments of each call by id (the last call of an id wins, as a dict keeps it).
+    args: HashMap<&'v str, Option<&'v Value>>,
+    index: FigureIndex,
+}
+
+impl<'v> Sources<'_, 'v> {
+    /// `FigureSources.add`.
+    fn add(&mut self, frame: &Frame<'v>, evidence: &str) -> Result<(), Fallback> {
+        let (text, result, echo_of): (Cow<'v, str>, _, _) = match *frame {
+            Frame::User { content } if self.humans => (Cow::Borrowed(content), None, None),
+            Frame::ToolCall { id, args, .. } => {
+                self.args.insert(id, args);
+                return Ok(());
+            }
+            Frame::ToolResult { id, ok, result } => {
+                let echo_of = (!ok).then(|| self.args.get(id).copied().flatten());
+                (json::result_text(result)?, Some(result), echo_of)
+            }
+            _ => return Ok(()),
+        };
+        let windows = match self.anchors {
+            None => None,
+            Some(pattern) => {
+                let chars: Vec<char> = text.chars().collect();
+                let spans = anchors::windows(&chars, pattern)
+                    .map_err(|_| Fallback("an anchor match nested too deep"))?;
+                if spans.is_empty() {
+                    return Ok(()); // a structured value writes its digits too: nothing to find
+                }
+                Some((chars, spans))
+            }
+        };
+        // The arguments' keys, worked out only when some text is indexed (as the reference).
+        let keys = match echo_of {
+            Some(args) => echoed(self.extractor, Some(&json::result_text(args)?)),
+            None => echoed(self.extractor, None),
+        }
+        .map_err(declined)?;
+        match windows {
+            None => self.index.add(self.extractor, &text, evidence, &keys),
+            Some((chars, spans)) => spans.into_iter().try_for_each(|(start, end)| {
+                let window: String = chars.get(start..end).unwrap_or(&[]).iter().collect();
+                self.index.add(self.extractor, &window, evidence, &keys)
+            }),
+        }
+        .map_err(declined)?;
+        if let Some(result) = result {
+            self.index
+                .add_values(amount_values(result)?, evidence, &keys)
+                .map_err(declined)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)] // tests may unwrap (Cargo.toml)
+mod tests {
+    use super::key_names_money;
+    use super::{Frame, Trace, Value, amount_values, anchor_pattern, figure_evidence};
+    use crate::figures::testing::extractor;
+
+    fn value(text: &str) -> Value {
+        sonic_rs::from_str(text).unwrap()
+    }
+
+    fn evidence(frames: Vec<Frame<'_>>, answer: &str, humans: bool) -> Vec<Option<String>> {
+        let ex = extractor();
+        let trace = Trace {
+            id: "t",
+            task: "task",
+            outcome: None,
+            frames,
+        };
+        let figures = ex.figures(answer).unwrap();
+        figure_evidence(&trace, &figures, humans, &ex).unwrap()
+    }
+
+    fn parts(pattern: &str) -> Vec<String> {
+        let mut parts: Vec<String> = pattern.split('|').map(str::to_owned).collect();
+        parts.sort();
+        parts
+    }
+
+    #[test]
+    fn anchors_are_the_references() {
+        let ex = extractor();
+        let cases = [
+            ("$1.5 million and 30 days", r"\bthirty\b|3[,.]?0|1[,.]?5"),
+            (
+                "12.5% in 2016",
+                r"[-\u2013\u2014]\s*16|2[,.]?0[,.]?1[,.]?6|1[,.]?2[,.]?5",
+            ),
+            ("Section 8.10", "8[,.]?1[,.]?0"),
+            ("$0", r"\bzero\b|0"),
+            (
+                "$20,000 and fifth consecutive year",
+                r"\btwentieth\b|\btwenty\b|\bfifth\b|\bfive\b|5|2",
+            ),
+        ];
+        for (text, expected) in cases {
+            let figures = ex.figures(text).unwrap();
+            let pattern = anchor_pattern(&figures, ex.tables()).unwrap();
+            assert_eq!(parts(&pattern), parts(expected), "{text}");
+            let lengths: Vec<usize> = pattern.split('|').map(str::len).collect();
+            assert!(lengths.is_sorted_by(|a, b| a >= b), "{pattern}");
+        }
+        let hedged = ex.figures("about $3 million").unwrap();
+        assert_eq!(anchor_pattern(&hedged, ex.tables()), None);
+    }
+
+    #[test]
+    fn structured_values_as_the_reference() {
+        let result = value(
+            r#""{\"prices\": {\"economy\": 122, \"seats\": 5}, \"total_baggages\": 3, \"amountPaid\": \"1,500.50\", \"x\": [1e20, 0.1]}""#,
+        );
+        let mut found = amount_values(Some(&result)).unwrap();
+        found.sort();
+        assert_eq!(found, ["122", "1500.5"]);
+        let keys = [
+            "priceUSD",
+            "HTTPStatus",
+            "price_per_night",
+            "total_baggages",
+            "economy",
+            "last4",
+            "ABCdef",
+        ];
+        let says: Vec<Option<bool>> = keys.into_iter().map(key_names_money).collect();
+        assert_eq!(
+            says,
+            [
+                Some(true),
+                Some(false),
+                Some(true),
+                Some(false),
+                None,
+                None,
+                None
+            ]
+        );
+        // A calculator's bare number, a float repr, prose led by a bracket.
+        assert_eq!(amount_values(Some(&value("255.0"))).unwrap(), ["255"]);
+        assert_eq!(amount_values(Some(&value("1e-05"))).unwrap(), ["0.00001"]);
+        assert_eq!(
+            amount_values(Some(&value("\" -1,500 \""))).unwrap(),
+            ["1500"]
+        );
+        assert!(
+            amount_values(Some(&value(r#""[1] see above""#)))
+                .unwrap()
+                .is_empty()
+        );
+        assert!(amount_values(Some(&value("true"))).unwrap().is_empty());
+        assert!(amount_values(None).unwrap().is_empty());
+        let repeated = value(r#""{\"price\": 1, \"price\": 2}""#);
+        // A repeated key is the reference's to read (a dict keeps the last value).
+        assert!(amount_values(Some(&repeated)).is_err());
+    }
+
+    #[test]
+    fn failed_results_vouch_only_for_what_the_call_did_not_say() {
+        let args = value(r#"{"paid": "$304"}"#);
+        let said = value(r#""Error: total is $608, you paid $304""#);
+        let frames = vec![
+            Frame::User {
+                content: "I was charged $1,250 on 2024-03-01.",
+            },
+            Frame::ToolCall {
+                id: "c1",
+                name: "refund",
+                args: Some(&args),
+            },
+            Frame::ToolResult {
+                id: "c1",
+                ok: false,
+                result: Some(&said),
+            },
+        ];
+        let answer = "You paid $304 of $608; you were charged $1,250.";
+        assert_eq!(
+            evidence(frames, answer, true),
+            [None, Some("f2".to_owned()), Some("f0".to_owned())]
+        );
+    }
+
+    #[test]
+    fn humans_windows_and_structured_money() {
+        let price = value(r#"{"flight": {"price": 466.75, "seats": 9}, "note": "x"}"#);
+        let long = value(&format!(
+            "\"{} the fee is 1,500,000 dollars {}\"",
+            "word ".repeat(40),
+            "tail ".repeat(40)
+        ));
+        let frames = || {
+            vec![
+                Frame::User {
+                    content: "My budget is $2,000.",
+                },
+                Frame::Assistant {
+                    content: "The fee is $9,999.",
+                },
+                Frame::ToolResult {
+                    id: "a",
+                    ok: true,
+                    result: Some(&price),
+                },
+                Frame::ToolResult {
+                    id: "b",
+                    ok: true,
+                    result: Some(&long),
+                },
+            ]
+        };
+        let answer = "It costs $466.75, the fee $1.5 million, budget $2,000, not $9,999.";
+        assert_eq!(
+            evidence(frames(), answer, true),
+            [
+                Some("f2".to_owned()),
+                Some("f3".to_owned()),
+                Some("f0".to_owned()),
+                None
+            ]
+        );
+        assert_eq!(
+            evidence(frames(), answer, false),
+            [Some("f2".to_owned()), Some("f3".to_owned()), None, None]
+        );
+        // A hedged figure reads every source whole.
+        assert_eq!(
+            evidence(frames(), "about $470 or about $1.5 million", false),
+            [Some("f2".to_owned()), Some("f3".to_owned())]
+        );
+    }
 }

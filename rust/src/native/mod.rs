@@ -17,8 +17,12 @@
 //! - figure_sources.rs: the figures' evidence over the frames (`FigureSources`,
 //!   `anchor_pattern`, `amount_values`).
 //! - redaction.rs: what redaction would read, for the caller to tell that it changes nothing.
+//! - answer_claims.rs, answer_support.rs: the claims of the answer with no question, each
+//!   `given` or not, and their support (`extract_answer_claims`, `support_answer_claims`).
 //! - grade.rs: claims, support, provenance, the answer grade: the plain values of a `Grade`.
 
+pub mod answer_claims;
+pub mod answer_support;
 pub mod figure_sources;
 pub mod grade;
 pub mod json;

@@ -1,0 +1,180 @@
+//! Was each claim extracted from the answer read, named, or never shown?
+//! (`tracegrade.support.support_answer_claims`, and `grade_extracted`'s plain values.)
+//!
+//! A claim is shown by any of its forms found as a whole word in a line a tool returned or
+//! that line's source (`read`), else only in a name (`named-only`); figures by the evidence
+//! the graded figures found for them, by `(start, end, value)`.
+
+use std::collections::{HashMap, HashSet};
+
+use super::answer_claims::{AnswerClaim, asked_figures, asked_texts, extract_answer_claims};
+use super::observe::{Field, Observations};
+use super::{Fallback, Trace};
+use crate::claims::Lexicon;
+use crate::figures::extract::{Extractor, Figure};
+
+/// One entry of a grade's `extracted` list: the claim's plain values with its support.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExtractedClaim {
+    pub kind: &'static str,
+    pub raw: String,
+    pub text: String,
+    pub start: usize,
+    pub end: usize,
+    pub given: bool,
+    pub hedged: bool,
+    /// `read`, `named-only` or `unsupported`.
+    pub support: &'static str,
+    /// Observation ids (`f4.2`), or for a figure the frame that showed it; empty when
+    /// unsupported.
+    pub evidence: Vec<String>,
+}
+
+/// The evidence the graded figures found, by `(start, end, value)` (empty: unsourced).
+pub type FigureEvidence = HashMap<(usize, usize, String), Vec<String>>;
+
+/// Every form of `claims`, each once, in claim order.
+fn forms_of<'c>(claims: &[&'c AnswerClaim]) -> Vec<&'c str> {
+    let mut seen = HashSet::new();
+    claims
+        .iter()
+        .flat_map(|claim| claim.forms.iter().map(String::as_str))
+        .filter(|form| seen.insert(*form))
+        .collect()
+}
+
+/// Per form, the ids of the observations showing it in any of `fields`, field by field.
+fn ids_by_form<'f>(
+    observations: &mut Observations<'_>,
+    forms: &[&'f str],
+    fields: &[Field],
+) -> Result<HashMap<&'f str, Vec<String>>, Fallback> {
+    let mut found: HashMap<&str, Vec<String>> = forms.iter().map(|&f| (f, Vec::new())).collect();
+    if forms.is_empty() {
+        return Ok(found); // no form: no index to build
+    }
+    for &field in fields {
+        let ids = observations.find_word_ids(forms, field)?;
+        if ids.len() != forms.len() {
+            return Err(Fallback("the word search answered for other forms"));
+        }
+        for (form, ids) in forms.iter().zip(ids) {
+            found.entry(form).or_default().extend(ids);
+        }
+    }
+    Ok(found)
+}
+
+/// The ids showing any form of the claim, each once, in form order.
+fn shown(claim: &AnswerClaim, ids: &HashMap<&str, Vec<String>>) -> Vec<String> {
+    let mut seen = HashSet::new();
+    claim
+        .forms
+        .iter()
+        .filter_map(|form| ids.get(form.as_str()))
+        .flatten()
+        .filter(|id| seen.insert(id.as_str()))
+        .cloned()
+        .collect()
+}
+
+/// `support_answer_claims(claims, observations, figure_evidence)` as `grade_extracted`
+/// writes each: every claim's support, in claim order.
+pub fn support_answer_claims(
+    claims: &[AnswerClaim],
+    observations: &mut Observations<'_>,
+    figure_evidence: &FigureEvidence,
+) -> Result<Vec<ExtractedClaim>, Fallback> {
+    let worded: Vec<&AnswerClaim> = claims.iter().filter(|c| c.kind != "figure").collect();
+    // Every form in one search per field; names only for the claims no line shows.
+    let read_ids = ids_by_form(
+        observations,
+        &forms_of(&worded),
+        &[Field::Text, Field::Source],
+    )?;
+    let read: Vec<Vec<String>> = worded.iter().map(|c| shown(c, &read_ids)).collect();
+    let unread: Vec<&AnswerClaim> = worded
+        .iter()
+        .zip(&read)
+        .filter(|(_, ids)| ids.is_empty())
+        .map(|(claim, _)| *claim)
+        .collect();
+    let named_ids = ids_by_form(observations, &forms_of(&unread), &[Field::Name])?;
+    let mut read = read.into_iter(); // in the order of `worded`
+    let mut supported = Vec::with_capacity(claims.len());
+    for claim in claims {
+        let (support, evidence) = if claim.kind == "figure" {
+            let key = (claim.start, claim.end, claim.text.clone());
+            let seen = figure_evidence.get(&key).cloned().unwrap_or_default();
+            (
+                if seen.is_empty() {
+                    "unsupported"
+                } else {
+                    "read"
+                },
+                seen,
+            )
+        } else {
+            let ids = read.next().unwrap_or_default();
+            if !ids.is_empty() {
+                ("read", ids)
+            } else {
+                let named = shown(claim, &named_ids);
+                if named.is_empty() {
+                    ("unsupported", named)
+                } else {
+                    ("named-only", named)
+                }
+            }
+        };
+        supported.push(ExtractedClaim {
+            kind: claim.kind,
+            raw: claim.raw.clone(),
+            text: claim.text.clone(),
+            start: claim.start,
+            end: claim.end,
+            given: claim.given,
+            hedged: claim.hedged,
+            support,
+            evidence,
+        });
+    }
+    Ok(supported)
+}
+
+/// `grade_extracted(trace, observations, figures, found=figures)`: every claim of `answer`
+/// (the trace's final answer) with its support, as a grade's `extracted` list holds them.
+///
+/// `figures` are `extract_figures(answer)`; `evidence` is what the figures' grade found for
+/// each (`figure_sources::figure_evidence(trace, figures, true, extractor)`, in order).
+pub fn grade_extracted(
+    trace: &Trace<'_>,
+    answer: &str,
+    observations: &mut Observations<'_>,
+    (figures, evidence): (&[Figure], &[Option<String>]),
+    extractor: &Extractor,
+    lexicon: &Lexicon,
+) -> Result<Vec<ExtractedClaim>, Fallback> {
+    let asked = asked_texts(trace);
+    let index = || asked_figures(&asked, extractor);
+    let claims = extract_answer_claims(answer, &asked, figures, index, lexicon)?;
+    if claims.is_empty() {
+        return Ok(Vec::new());
+    }
+    if figures.len() != evidence.len() {
+        return Err(Fallback("figure evidence for other figures"));
+    }
+    let by_place: FigureEvidence = figures
+        .iter()
+        .zip(evidence)
+        .map(|(figure, seen)| {
+            let key = (figure.start, figure.end, figure.value.clone());
+            (key, seen.iter().cloned().collect())
+        })
+        .collect();
+    support_answer_claims(&claims, observations, &by_place)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)] // tests may unwrap (Cargo.toml)
+mod tests;

@@ -1,0 +1,437 @@
+//! Structured values (`tracegrade.figures._structured`): which numbers of a JSON tool result
+//! may source a money amount (`amount_values`, `key_names_money`, `_parsed`), and a bare
+//! number's canonical value (`number_figure`'s).
+
+use sonic_rs::{JsonContainerTrait, JsonNumberTrait, JsonValueTrait, ValueRef};
+
+use super::super::{Fallback, Value, json};
+use crate::chars::{is_decimal, is_space};
+use crate::figures::decimal::Decimal;
+use crate::json_scan::depth_within;
+
+// `_MONEY_WORDS` and `_OTHER_WORDS`, as the reference lists them.
+const MONEY_WORDS: &[&str] = &[
+    "amount",
+    "amounts",
+    "balance",
+    "balances",
+    "price",
+    "prices",
+    "pricing",
+    "priced",
+    "cost",
+    "costs",
+    "fee",
+    "fees",
+    "fare",
+    "fares",
+    "charge",
+    "charges",
+    "charged",
+    "total",
+    "totals",
+    "subtotal",
+    "subtotals",
+    "refund",
+    "refunds",
+    "refunded",
+    "payment",
+    "payments",
+    "paid",
+    "pay",
+    "payout",
+    "payouts",
+    "credit",
+    "debit",
+    "deposit",
+    "deposits",
+    "tax",
+    "taxes",
+    "vat",
+    "tip",
+    "tips",
+    "compensation",
+    "budget",
+    "budgets",
+    "revenue",
+    "revenues",
+    "salary",
+    "salaries",
+    "wage",
+    "wages",
+    "income",
+    "spend",
+    "spent",
+    "spending",
+    "money",
+    "cash",
+    "usd",
+    "eur",
+    "gbp",
+    "dollars",
+    "euros",
+    "premium",
+    "penalty",
+    "surcharge",
+    "savings",
+    "earnings",
+    "profit",
+    "worth",
+    "bill",
+    "billed",
+    "invoice",
+    "due",
+    "owed",
+    "owing",
+    "rent",
+    "expense",
+    "expenses",
+];
+const OTHER_WORDS: &[&str] = &[
+    "id",
+    "ids",
+    "uuid",
+    "guid",
+    "key",
+    "code",
+    "codes",
+    "number",
+    "numbers",
+    "num",
+    "no",
+    "nr",
+    "count",
+    "counts",
+    "qty",
+    "quantity",
+    "quantities",
+    "index",
+    "idx",
+    "seat",
+    "seats",
+    "available",
+    "availability",
+    "age",
+    "year",
+    "years",
+    "month",
+    "months",
+    "week",
+    "weeks",
+    "day",
+    "days",
+    "date",
+    "dates",
+    "dob",
+    "birthday",
+    "time",
+    "times",
+    "timestamp",
+    "created",
+    "updated",
+    "modified",
+    "hour",
+    "hours",
+    "minute",
+    "minutes",
+    "second",
+    "seconds",
+    "duration",
+    "phone",
+    "zip",
+    "postal",
+    "postcode",
+    "four",
+    "last4",
+    "digits",
+    "version",
+    "page",
+    "pages",
+    "limit",
+    "offset",
+    "rank",
+    "rating",
+    "score",
+    "percent",
+    "percentage",
+    "pct",
+    "ratio",
+    "status",
+    "port",
+    "bag",
+    "bags",
+    "baggage",
+    "baggages",
+    "items",
+    "passengers",
+    "people",
+    "persons",
+    "guests",
+    "adults",
+    "children",
+    "nights",
+    "stops",
+    "length",
+    "size",
+    "weight",
+    "height",
+    "width",
+    "distance",
+    "miles",
+    "points",
+    "level",
+    "tier",
+    "floor",
+    "room",
+    "gate",
+    "terminal",
+    "line",
+    "lines",
+    "row",
+    "rows",
+    "column",
+    "columns",
+    "serial",
+    "sku",
+    "isbn",
+    "account",
+    "reference",
+    "ref",
+    "confirmation",
+    "pin",
+    "cvv",
+    "lat",
+    "latitude",
+    "lon",
+    "longitude",
+    "card",
+];
+
+/// `_WORD.findall(key)` lower-cased: `[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+` (`\d` any script).
+fn key_words(key: &str) -> Vec<String> {
+    let chars: Vec<char> = key.chars().collect();
+    let run = |from: usize, test: fn(char) -> bool| {
+        chars
+            .get(from..)
+            .unwrap_or(&[])
+            .iter()
+            .take_while(|&&c| test(c))
+            .count()
+    };
+    let mut words = Vec::new();
+    let mut at = 0;
+    while let Some(&c) = chars.get(at) {
+        let length = if c.is_ascii_uppercase() {
+            let upper = run(at, |c| c.is_ascii_uppercase());
+            let lower_next = chars.get(at + upper).is_some_and(char::is_ascii_lowercase);
+            match (lower_next, upper) {
+                (false, _) => upper,
+                (true, 1) => 1 + run(at + 1, |c| c.is_ascii_lowercase()),
+                (true, _) => upper - 1, // the last capital starts the next word
+            }
+        } else if c.is_ascii_lowercase() {
+            run(at, |c| c.is_ascii_lowercase())
+        } else if is_decimal(c) {
+            run(at, is_decimal)
+        } else {
+            0
+        };
+        if length == 0 {
+            at += 1;
+            continue;
+        }
+        let word: String = chars.get(at..at + length).unwrap_or(&[]).iter().collect();
+        words.push(word.to_ascii_lowercase());
+        at += length;
+    }
+    words
+}
+
+/// `key_names_money`: `Some(true)` for money, `Some(false)` for anything else, `None` for
+/// a key with no say.
+pub fn key_names_money(key: &str) -> Option<bool> {
+    let mut words = key_words(key);
+    if let Some(per) = words.iter().position(|word| word == "per") {
+        words.truncate(per);
+    }
+    words.iter().rev().find_map(|word| {
+        if OTHER_WORDS.contains(&word.as_str()) {
+            Some(false)
+        } else if MONEY_WORDS.contains(&word.as_str()) {
+            Some(true)
+        } else {
+            None
+        }
+    })
+}
+
+/// `canonical(abs(Decimal(...)))` of a written number (digits, commas, one point).
+fn canonical(number: &[char]) -> Result<String, Fallback> {
+    let value = Decimal::parse(number).ok_or(Fallback("a number Decimal does not read"))?;
+    let value = value
+        .scaled(0)
+        .map_err(|_| Fallback("a number beyond Decimal's default context"))?;
+    Ok(value.canonical())
+}
+
+/// `_BARE_NUMBER.fullmatch(text)`'s group 1:
+/// `\s*[-+\u2212]?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)\s*`.
+fn bare_number(text: &str) -> Option<Vec<char>> {
+    let trimmed = text.trim_matches(is_space);
+    let body = trimmed
+        .strip_prefix(['-', '+', '\u{2212}'])
+        .unwrap_or(trimmed);
+    let chars: Vec<char> = body.chars().collect();
+    let (whole, fraction) = match chars.iter().position(|&c| c == '.') {
+        Some(point) => (
+            chars.get(..point).unwrap_or(&[]),
+            Some(chars.get(point + 1..).unwrap_or(&[])),
+        ),
+        None => (chars.as_slice(), None),
+    };
+    if fraction.is_some_and(|digits| digits.is_empty() || !digits.iter().all(|&c| is_decimal(c))) {
+        return None;
+    }
+    let grouped = {
+        let mut groups = whole.split(|&c| c == ',');
+        let first = groups.next().unwrap_or(&[]);
+        let rest: Vec<&[char]> = groups.collect();
+        (1..=3).contains(&first.len())
+            && !rest.is_empty()
+            && std::iter::once(first)
+                .chain(rest.iter().copied())
+                .all(|group| group.iter().all(|&c| is_decimal(c)))
+            && rest.iter().all(|group| group.len() == 3)
+    };
+    let plain = whole.iter().all(|&c| is_decimal(c)) && (!whole.is_empty() || fraction.is_some());
+    (grouped || plain).then_some(chars)
+}
+
+/// `number_figure(value).value` for a JSON scalar, or `None` when it is not a bare number.
+fn number_value(value: &Value) -> Result<Option<String>, Fallback> {
+    match value.as_ref() {
+        ValueRef::Number(number) => {
+            if let Some(int) = number.as_i64() {
+                return Ok(Some(int.unsigned_abs().to_string()));
+            }
+            if let Some(int) = number.as_u64() {
+                return Ok(Some(int.to_string()));
+            }
+            let float = number
+                .as_f64()
+                .ok_or(Fallback("a number of no known kind"))?;
+            float_canonical(float).map(Some)
+        }
+        ValueRef::String(text) => bare_number(text)
+            .map(|digits| canonical(&digits))
+            .transpose(),
+        _ => Ok(None),
+    }
+}
+
+/// `canonical(abs(Decimal(repr(value))))`: Rust's shortest round-trip digits are `repr`'s.
+fn float_canonical(value: f64) -> Result<String, Fallback> {
+    if !value.is_finite() {
+        return Err(Fallback("an infinite float"));
+    }
+    let written = format!("{:e}", value.abs());
+    let (mantissa, exponent) = written
+        .split_once('e')
+        .ok_or(Fallback("a float Rust wrote without an exponent"))?;
+    let exponent: i64 = exponent
+        .parse()
+        .map_err(|_| Fallback("a float Rust wrote oddly"))?;
+    let digits: Vec<char> = mantissa.chars().filter(|&c| c != '.').collect();
+    // The point sits after the first digit, moved by the exponent.
+    let point = exponent + 1;
+    let length = i64::try_from(digits.len()).map_err(|_| Fallback("a float too long"))?;
+    let mut plain: Vec<char> = Vec::new();
+    if point <= 0 {
+        plain.extend(['0', '.']);
+        plain.extend(std::iter::repeat_n(
+            '0',
+            usize::try_from(-point).unwrap_or(0),
+        ));
+        plain.extend(&digits);
+    } else if point >= length {
+        plain.extend(&digits);
+        plain.extend(std::iter::repeat_n(
+            '0',
+            usize::try_from(point - length).unwrap_or(0),
+        ));
+    } else {
+        let (whole, fraction) = digits.split_at(usize::try_from(point).unwrap_or(0));
+        plain.extend(whole);
+        plain.push('.');
+        plain.extend(fraction);
+    }
+    canonical(&plain)
+}
+
+/// `_parsed`: a string result that is JSON (led by a bracket) parsed as `orjson.loads`
+/// does; `Ok(None)` for prose that starts with a bracket (not JSON: no values).
+fn parsed_text(text: &str) -> Result<Option<Value>, Fallback> {
+    match json::parse(text.as_bytes()) {
+        Ok(value) => Ok(Some(value)),
+        // Only certain when the text is not JSON at all; any other doubt is the reference's.
+        Err(_)
+            if depth_within(text.as_bytes(), json::MAX_DEPTH)
+                && sonic_rs::from_str::<Value>(text).is_err() =>
+        {
+            Ok(None)
+        }
+        Err(fallback) => Err(fallback),
+    }
+}
+
+/// Where a value sits (`_Standing`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Standing {
+    Keyless,
+    Money,
+    Other,
+    Unsaid,
+}
+
+/// `amount_values(result)`: the numbers of a tool result that may source a money amount,
+/// as canonical decimals (in no promised order: one result's values share their evidence).
+pub fn amount_values(result: Option<&Value>) -> Result<Vec<String>, Fallback> {
+    let Some(result) = result else {
+        return Ok(Vec::new());
+    };
+    let owned;
+    let root = match result.as_str() {
+        Some(text) if text.trim_start_matches(is_space).starts_with(['{', '[']) => {
+            match parsed_text(text)? {
+                Some(value) => {
+                    owned = value;
+                    &owned
+                }
+                None => return Ok(Vec::new()),
+            }
+        }
+        _ => result,
+    };
+    let mut found = Vec::new();
+    let mut stack: Vec<(&Value, Standing)> = vec![(root, Standing::Keyless)];
+    while let Some((value, standing)) = stack.pop() {
+        if let Some(object) = value.as_object() {
+            for (key, item) in object.iter() {
+                let inner = match key_names_money(key) {
+                    Some(true) => Standing::Money,
+                    Some(false) => Standing::Other,
+                    None if standing == Standing::Keyless => Standing::Unsaid,
+                    None => standing,
+                };
+                stack.push((item, inner));
+            }
+        } else if let Some(array) = value.as_array() {
+            stack.extend(array.iter().map(|item| (item, standing)));
+        } else if matches!(standing, Standing::Keyless | Standing::Money) {
+            if let Some(number) = number_value(value)? {
+                found.push(number);
+            }
+        }
+    }
+    Ok(found)
+}
