@@ -7,6 +7,7 @@ use pyo3::types::{PyDict, PyList, PyTuple};
 use crate::native::grade::{GradeValues, Question, grade};
 use crate::native::observe::{LineNumber, Sighting};
 use crate::native::{Fallback, json, redaction, trace};
+use crate::py_claims::PyClaimScanner;
 use crate::py_figures::PyFigureExtractor;
 
 /// `(id, [(fact id, fact text)], truth_file, tell)`: a `tracegrade.claims.Question`.
@@ -82,7 +83,21 @@ fn grade_dict<'py>(py: Python<'py>, values: &GradeValues<'_>) -> PyResult<Bound<
     }
     dict.set_item("figures", PyList::new(py, figures)?)?;
     dict.set_item("as_text", PyList::empty(py))?;
-    dict.set_item("extracted", PyList::empty(py))?;
+    let mut extracted = Vec::with_capacity(values.extracted.len());
+    for claim in &values.extracted {
+        let item = PyDict::new(py);
+        item.set_item("kind", claim.kind)?;
+        item.set_item("raw", &claim.raw)?;
+        item.set_item("text", &claim.text)?;
+        item.set_item("start", claim.start)?;
+        item.set_item("end", claim.end)?;
+        item.set_item("given", claim.given)?;
+        item.set_item("hedged", claim.hedged)?;
+        item.set_item("support", claim.support)?;
+        item.set_item("evidence", PyTuple::new(py, &claim.evidence)?)?;
+        extracted.push(item);
+    }
+    dict.set_item("extracted", PyList::new(py, extracted)?)?;
     dict.set_item("reply", values.reply)?;
     Ok(dict)
 }
@@ -94,18 +109,17 @@ type RedactionFound = (Vec<usize>, Vec<String>);
 /// `triggers` are given, what redaction would read (see native/redaction.rs). `None` when
 /// the core leaves the trace to the reference (which grades it, or raises its own error).
 #[pyfunction]
-#[pyo3(signature = (data, question, auto, extractor, triggers = None))]
+#[pyo3(signature = (data, question, auto, extractor, scanner, triggers = None))]
+#[allow(clippy::too_many_arguments)]
 fn grade_native<'py>(
     py: Python<'py>,
     data: &[u8],
     question: QuestionTuple,
     auto: bool,
     extractor: &PyFigureExtractor,
+    scanner: &PyClaimScanner,
     triggers: Option<Vec<String>>,
 ) -> PyResult<Option<(Bound<'py, PyDict>, RedactionFound)>> {
-    if auto {
-        return Ok(None); // the extracted claims are not ported yet
-    }
     let (id, facts, truth_file, tell) = question;
     let question = Question {
         id,
@@ -126,7 +140,7 @@ fn grade_native<'py>(
             },
             None => (Vec::new(), Vec::new()),
         };
-        let (values, _, _) = grade(&run, &question, &extractor.inner)?;
+        let values = grade(&run, &question, auto, &extractor.inner, &scanner.lexicon)?;
         Ok((values, found))
     });
     match graded {

@@ -23,7 +23,7 @@ fn frame_tuple<'py>(py: Python<'py>, frame: &Frame<'_>) -> PyResult<Option<Bound
             Some(result) => ("tool_result", *id, *ok, result).into_pyobject(py)?,
             None => return Ok(None),
         },
-        Frame::Compaction => ("compaction",).into_pyobject(py)?,
+        Frame::Compaction { summary } => ("compaction", *summary).into_pyobject(py)?,
         Frame::Approval => ("approval",).into_pyobject(py)?,
     };
     Ok(Some(tuple))

@@ -78,8 +78,9 @@ def redaction_scan(values: object, needles: list[str]) -> tuple[list[int], list[
 def grade_native(
     data: bytes,
     question: tuple[str, list[tuple[str, str]], str | None, str | None],
-    auto: bool,  # noqa: FBT001 - positional, as the core takes it
+    auto: bool,
     extractor: FigureExtractor,
+    scanner: ClaimScanner,
     triggers: list[str] | None = None,
 ) -> tuple[dict[str, object], tuple[list[int], list[str]]] | None: ...
 def native_answer_claims(

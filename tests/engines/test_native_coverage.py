@@ -15,6 +15,7 @@ from benchmarks._generate import SEED, _pools, generate_trace
 from tests.helpers.engines import engine
 from tracegrade import _core
 from tracegrade.claims import Question
+from tracegrade.claims._scan_core import compiled_scanner
 from tracegrade.figures._find import compiled_extractor
 from tracegrade.traces import parse_native_trace
 from tracegrade.verdicts import NO_QUESTION, grade, grade_native
@@ -37,11 +38,13 @@ QUESTION = Question.model_validate(
 
 
 def _by_core(data: bytes, question: Question, *, auto: bool) -> dict[str, object] | None:
-    extractor = compiled_extractor()
+    extractor, scanner = compiled_extractor(), compiled_scanner()
     assert extractor is not None
+    assert scanner is not None
     facts = [(fact.id, fact.text) for fact in question.facts]
     plain = (question.id, facts, question.truth_file, question.tell)
-    return _core.grade_native(data, plain, auto, extractor)
+    answer = _core.grade_native(data, plain, auto, extractor, scanner)
+    return None if answer is None else answer[0]
 
 
 def _traces(folder: Path) -> list[tuple[str, bytes]]:

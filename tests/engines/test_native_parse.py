@@ -53,7 +53,9 @@ def _frame_values(frame: Frame) -> tuple[str | bool, ...]:
         return (frame.type, frame.id, frame.name, result_text(frame.args))
     if isinstance(frame, ToolResultFrame):
         return (frame.type, frame.id, frame.ok, result_text(frame.result))
-    if isinstance(frame, (CompactionFrame, ApprovalFrame)):
+    if isinstance(frame, CompactionFrame):
+        return (frame.type, frame.summary)  # redaction reads the summary
+    if isinstance(frame, ApprovalFrame):
         return (frame.type,)
     msg = f"a native trace has no {frame.type} frame"
     raise AssertionError(msg)

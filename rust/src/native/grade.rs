@@ -6,10 +6,12 @@
 
 use std::collections::HashSet;
 
+use super::answer_support::{ExtractedClaim, grade_extracted};
 use super::figure_sources::figure_evidence;
 use super::observe::{Field, Observations, Sighting, observe};
 use super::run::{any_tool_failed, collapse, final_answer, is_blank, reply_status, tool_path};
 use super::{Fallback, Trace};
+use crate::claims::Lexicon;
 use crate::figures::extract::{Extractor, Figure};
 use crate::lower::lower;
 
@@ -57,6 +59,8 @@ pub struct GradeValues<'v> {
     pub copies: Vec<Sighting>,
     pub final_answer: String,
     pub figures: Vec<FigureValues>,
+    /// With `auto`: every claim extracted from the answer, with its support.
+    pub extracted: Vec<ExtractedClaim>,
     pub reply: &'static str,
 }
 
@@ -193,14 +197,15 @@ fn provenance(
     Ok((verdict, truth, copies))
 }
 
-/// Grade one validated native trace against a question (`grade_observed`, `auto` off).
-///
-/// Returns the answer's figures as extracted too, for the extracted claims.
+/// Grade one validated native trace against a question (`grade_observed`); with `auto`,
+/// also every claim extracted from the answer.
 pub fn grade<'v>(
     trace: &Trace<'v>,
     question: &Question,
+    auto: bool,
     extractor: &Extractor,
-) -> Result<(GradeValues<'v>, Observations<'v>, Vec<Figure>), Fallback> {
+    lexicon: &Lexicon,
+) -> Result<GradeValues<'v>, Fallback> {
     let mut observations = observe(trace)?;
     let answer = final_answer(trace);
     let claims = fact_claims(answer, question, extractor)?;
@@ -232,19 +237,32 @@ pub fn grade<'v>(
         });
     }
     let (verdict, truth, copies) = provenance(&mut observations, question)?;
+    // Once, for the figures' grade and the extracted claims (as the reference does).
     let found = distinct_figures(answer, extractor)?;
-    let figures = if found.is_empty() {
+    let seen = if found.is_empty() {
         Vec::new()
     } else {
-        let seen = figure_evidence(trace, &found, true, extractor)?;
-        found
-            .iter()
-            .cloned()
-            .zip(seen)
-            .map(|(figure, evidence)| FigureValues { figure, evidence })
-            .collect()
+        figure_evidence(trace, &found, true, extractor)?
     };
-    let values = GradeValues {
+    let extracted = if auto {
+        let figures = (found.as_slice(), seen.as_slice());
+        grade_extracted(
+            trace,
+            answer,
+            &mut observations,
+            figures,
+            extractor,
+            lexicon,
+        )?
+    } else {
+        Vec::new()
+    };
+    let figures = found
+        .into_iter()
+        .zip(seen)
+        .map(|(figure, evidence)| FigureValues { figure, evidence })
+        .collect();
+    Ok(GradeValues {
         trace_id: trace.id,
         question_id: question.id.clone(),
         tools: tool_path(trace),
@@ -258,7 +276,7 @@ pub fn grade<'v>(
         copies,
         final_answer: collapse(answer),
         figures,
+        extracted,
         reply: reply_status(trace),
-    };
-    Ok((values, observations, found))
+    })
 }

@@ -1,5 +1,5 @@
 //! What grading reads off a run as a whole (`Trace.final_answer`, `reply_status`,
-//! `tool_path`, `any_tool_failed`, `asked_texts`) and the text rules of `tracegrade._text`
+//! `tool_path`, `any_tool_failed`) and the text rules of `tracegrade._text`
 //! they use (JavaScript's whitespace, not Rust's or Python's).
 
 use super::{Frame, Trace};
@@ -99,19 +99,6 @@ pub fn any_tool_failed(trace: &Trace<'_>) -> bool {
         .frames
         .iter()
         .any(|frame| matches!(frame, Frame::ToolResult { ok: false, .. }))
-}
-
-/// `asked_texts`: the task and every user message, each once, in order.
-pub fn asked_texts<'v>(trace: &Trace<'v>) -> Vec<&'v str> {
-    let mut asked = vec![trace.task];
-    for frame in &trace.frames {
-        if let Frame::User { content } = frame {
-            if !asked.contains(content) {
-                asked.push(content);
-            }
-        }
-    }
-    asked
 }
 
 #[cfg(test)]

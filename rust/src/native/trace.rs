@@ -112,8 +112,9 @@ fn frame(value: &Value) -> Result<Frame<'_>, Fallback> {
                     "a compaction count that is not a non-negative integer",
                 ));
             }
-            string(object, "summary")?;
-            Frame::Compaction
+            Frame::Compaction {
+                summary: string(object, "summary")?,
+            }
         }
         "approval" => {
             string(object, "tool")?;
@@ -220,7 +221,7 @@ mod tests {
                 result: None
             }
         ));
-        assert!(matches!(trace.frames[4], Frame::Compaction));
+        assert!(matches!(trace.frames[4], Frame::Compaction { .. }));
         assert!(matches!(trace.frames[5], Frame::Approval));
     }
 

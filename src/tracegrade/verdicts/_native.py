@@ -40,15 +40,20 @@ def compiled_grade(
     (``TRACEGRADE_CORE=python``), a plugin's decoder is registered, or the core does not
     cover the trace, or (with ``redactor``) redaction would change the trace.
     """
+    # The scanners' word lists are loaded here, not at import: most commands never grade.
+    from tracegrade.claims._scan_core import compiled_scanner  # noqa: PLC0415
+
     core = compiled_core()
     extractor = compiled_extractor()
-    if core is None or extractor is None or not only_built_in_decoders():
+    scanner = compiled_scanner()
+    if core is None or extractor is None or scanner is None or not only_built_in_decoders():
         return None
     asked = NO_QUESTION if question is None else question
     facts = [(fact.id, fact.text) for fact in asked.facts]
     plain = (asked.id, facts, asked.truth_file, asked.tell)
     triggers = None if redactor is None else list(redactor.triggers)
-    answer = core.grade_native(data, plain, auto or question is None, extractor, triggers)
+    auto = auto or question is None
+    answer = core.grade_native(data, plain, auto, extractor, scanner, triggers)
     if answer is None:
         return None
     values, (present, keys) = answer
