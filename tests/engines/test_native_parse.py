@@ -330,3 +330,16 @@ def test_floats_are_written_as_orjson_writes_them():
     got = _same(orjson.dumps(_native([result])))
     assert got is not None
     assert got[3][0][3] == orjson.dumps(finite).decode()
+
+
+def test_long_strings_are_escaped_as_orjson_escapes_them():
+    # The core checks a string 32 bytes at a time: escapes on every side of a chunk's edge,
+    # beside characters of two to four bytes.
+    rng = random.Random(15)  # noqa: S311 - reproducible inputs
+    alphabet = ["a", "\n", '"', "\\", "\x00", "\x1f", "\x7f", "é", "\u2028", "日", "😀", "\t"]
+    texts = ["".join(rng.choices(alphabet, k=size)) for size in range(130) for _ in range(3)]
+    texts += ["x" * size + "\n" + "y" * 40 for size in range(70)]
+    result = {"type": "tool_result", "id": "c", "ok": True, "result": {"texts": texts}}
+    got = _same(orjson.dumps(_native([result])))
+    assert got is not None
+    assert got[3][0][3] == orjson.dumps({"texts": texts}).decode()
