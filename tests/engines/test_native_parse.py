@@ -72,6 +72,7 @@ def _reference(data: bytes) -> Values | None:
 def _same(data: bytes) -> Values | None:
     """The core's values of ``data``, checked against the reference's."""
     got = _core.native_trace_values(data)
+    assert _core.native_trace_frames(data) == (None if got is None else len(got[3]))
     if got is not None:
         want = _reference(data)
         assert want is not None, f"the core read bytes the reference refuses: {data[:300]!r}"
