@@ -2,12 +2,15 @@
 //! value serialised as the reference writes it (`result_text`).
 //!
 //! The reference is `orjson.loads` then `bounded_depth`. sonic-rs parses the same grammar
-//! (strict JSON, UTF-8 checked, lone surrogates refused, infinite floats refused) but
-//! differs where the tests here pin it: it keeps every value of a repeated key (a Python
-//! dict keeps the last, at the first key's place), it reads `-0` and `-0.0` as the float
-//! `0.0` (orjson: the int `0` and the float `-0.0`), and it skips a leading BOM as an error
-//! anyway. Those inputs, and integers beyond 64 bits (floats in both, but left to the
-//! reference rather than trust two roundings), fall back.
+//! (strict JSON, UTF-8 checked, lone surrogates, a leading BOM and infinite floats refused)
+//! but differs where the tests here pin it: it keeps every value of a repeated key (a
+//! Python dict keeps the last, at the first key's place) and it reads `-0` and `-0.0` as
+//! the float `0.0` (orjson: the int `0` and the float `-0.0`). Those inputs, and integers
+//! beyond 64 bits (floats in both, but left to the reference rather than trust two
+//! roundings), fall back. The depth is checked before sonic-rs runs: it recurses per level.
+//!
+//! tests/engines/test_native_parse.py holds all of it to the reference through
+//! `_core.native_trace_values`.
 
 use std::borrow::Cow;
 use std::collections::HashSet;
