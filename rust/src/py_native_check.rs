@@ -55,7 +55,17 @@ fn py_native_trace_values<'py>(
     ))
 }
 
+/// How many frames a native trace's bytes hold when the fast path parses and validates them,
+/// or `None` where it leaves them to the reference: those two stages alone, with no Python
+/// object made of the trace (what the benchmarks time).
+#[pyfunction(name = "native_trace_frames")]
+fn py_native_trace_frames(data: &Bound<'_, PyBytes>) -> Option<usize> {
+    let value = parse(data.as_bytes()).ok()?;
+    validate(&value).ok().map(|trace| trace.frames.len())
+}
+
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(py_native_trace_values, module)?)?;
+    module.add_function(wrap_pyfunction!(py_native_trace_frames, module)?)?;
     Ok(())
 }

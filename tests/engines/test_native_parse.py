@@ -74,6 +74,7 @@ def _reference(data: bytes) -> Values | None:
 def _same(data: bytes) -> Values | None:
     """The core's values of ``data``, checked against the reference's."""
     got = _core.native_trace_values(data)
+    assert _core.native_trace_frames(data) == (None if got is None else len(got[3]))
     if got is not None:
         want = _reference(data)
         assert want is not None, f"the core read bytes the reference refuses: {data[:300]!r}"
@@ -332,3 +333,36 @@ def test_floats_are_written_as_orjson_writes_them():
     got = _same(orjson.dumps(_native([result])))
     assert got is not None
     assert got[3][0][3] == orjson.dumps(finite).decode()
+
+
+def test_long_strings_are_escaped_as_orjson_escapes_them():
+    # The core checks a string 32 bytes at a time: escapes on every side of a chunk's edge,
+    # beside characters of two to four bytes.
+    rng = random.Random(15)  # noqa: S311 - reproducible inputs
+    alphabet = ["a", "\n", '"', "\\", "\x00", "\x1f", "\x7f", "é", "\u2028", "日", "😀", "\t"]
+    texts = ["".join(rng.choices(alphabet, k=size)) for size in range(130) for _ in range(3)]
+    texts += ["x" * size + "\n" + "y" * 40 for size in range(70)]
+    result = {"type": "tool_result", "id": "c", "ok": True, "result": {"texts": texts}}
+    got = _same(orjson.dumps(_native([result])))
+    assert got is not None
+    assert got[3][0][3] == orjson.dumps({"texts": texts}).decode()
+
+
+def test_numbers_of_many_digits_are_read_as_orjson_reads_them():
+    # Up to 70 significant digits and exponents past both ends of the doubles: the float
+    # each reads as, written back, must be orjson's (a negative zero falls back instead).
+    rng = random.Random(15)  # noqa: S311 - reproducible inputs
+    tokens: list[str] = []
+    while len(tokens) < 5_000:
+        whole = "".join(rng.choices("0123456789", k=rng.randint(1, 40))).lstrip("0") or "0"
+        fraction = "".join(rng.choices("0123456789", k=rng.randint(1, 30)))
+        exponent = rng.choice(["", f"e{rng.randint(-340, 280)}", f"E+{rng.randint(0, 260)}"])
+        token = f"{rng.choice(['', '-'])}{whole}.{fraction}{exponent}"
+        if math.isfinite(float(token)) and not (token.startswith("-") and float(token) == 0):
+            tokens.append(token)
+    numbers = ("[" + ",".join(tokens) + "]").encode()
+    result = b'{"type":"tool_result","id":"c","ok":true,"result":' + numbers + b"}"
+    data = orjson.dumps(_native([])).replace(b'"frames":[]', b'"frames":[' + result + b"]")
+    got = _same(data)
+    assert got is not None
+    assert got[3][0][3] == orjson.dumps(orjson.loads(numbers)).decode()

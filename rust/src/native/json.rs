@@ -2,16 +2,20 @@
 //! value serialised as the reference writes it (`result_text`).
 //!
 //! The reference is `orjson.loads` then `bounded_depth`. sonic-rs parses the same grammar
-//! (strict JSON, UTF-8 checked, lone surrogates refused, infinite floats refused) but
-//! differs where the tests here pin it: it keeps every value of a repeated key (a Python
-//! dict keeps the last, at the first key's place), it reads `-0` and `-0.0` as the float
-//! `0.0` (orjson: the int `0` and the float `-0.0`), and it skips a leading BOM as an error
-//! anyway. Those inputs, and integers beyond 64 bits (floats in both, but left to the
-//! reference rather than trust two roundings), fall back.
+//! (strict JSON, UTF-8 checked, lone surrogates, a leading BOM and infinite floats refused)
+//! but differs where the tests here pin it: it keeps every value of a repeated key (a
+//! Python dict keeps the last, at the first key's place) and it reads `-0` and `-0.0` as
+//! the float `0.0` (orjson: the int `0` and the float `-0.0`). Those inputs, and integers
+//! beyond 64 bits (floats in both, but left to the reference rather than trust two
+//! roundings), fall back. The depth is checked before sonic-rs runs: it recurses per level.
+//!
+//! tests/engines/test_native_parse.py holds all of it to the reference through
+//! `_core.native_trace_values`.
 
 use std::borrow::Cow;
 use std::collections::HashSet;
 
+use memchr::memchr2_iter;
 use sonic_rs::{JsonNumberTrait, JsonValueTrait, ValueRef};
 
 use super::{Fallback, Value};
@@ -33,7 +37,10 @@ pub fn parse(data: &[u8]) -> Result<Value, Fallback> {
     }
     // Counted on the text before sonic-rs recurses into it; the reference confirms a text
     // too deep on its value (a repeated key may drop the deep part), so only fall back.
-    if !depth_within(data, MAX_DEPTH) {
+    // No more opening brackets than the limit (in strings or not) cannot nest deeper: the
+    // real traces have at most 161, found by memchr far faster than the strings are skipped.
+    let few = memchr2_iter(b'[', b'{', data).take(MAX_DEPTH + 1).count() <= MAX_DEPTH;
+    if !few && !depth_within(data, MAX_DEPTH) {
         return Err(Fallback("nested deeper than the limit"));
     }
     let value: Value =
@@ -75,9 +82,8 @@ fn check(value: &Value, seen: &mut Seen) -> Result<(), Fallback> {
         ValueRef::Array(array) => array.iter().try_for_each(|item| check(item, seen)),
         ValueRef::Object(object) => {
             if object.len() <= PAIRWISE_KEYS {
-                let keys: Vec<&str> = object.iter().map(|(key, _)| key).collect();
-                for (at, key) in keys.iter().enumerate() {
-                    if keys.iter().skip(at + 1).any(|other| other == key) {
+                for (at, (key, _)) in object.iter().enumerate() {
+                    if object.iter().take(at).any(|(other, _)| other == key) {
                         return Err(Fallback("a repeated object key"));
                     }
                 }
@@ -153,7 +159,7 @@ pub fn result_text(value: Option<&Value>) -> Result<Cow<'_, str>, Fallback> {
     if let Some(text) = value.as_str() {
         return Ok(Cow::Borrowed(text));
     }
-    let mut out = String::new();
+    let mut out = String::with_capacity(256);
     write_value(value, &mut out)?;
     Ok(Cow::Owned(out))
 }
@@ -165,9 +171,9 @@ fn write_value(value: &Value, out: &mut String) -> Result<(), Fallback> {
         ValueRef::Bool(false) => out.push_str("false"),
         ValueRef::Number(number) => {
             if let Some(int) = number.as_i64() {
-                out.push_str(&int.to_string());
+                out.push_str(itoa::Buffer::new().format(int));
             } else if let Some(int) = number.as_u64() {
-                out.push_str(&int.to_string());
+                out.push_str(itoa::Buffer::new().format(int));
             } else if let Some(float) = number.as_f64() {
                 write_float(float, out)?;
             } else {
@@ -205,26 +211,46 @@ fn write_value(value: &Value, out: &mut String) -> Result<(), Fallback> {
 /// `\u00xx` (lower-case hex); DEL and everything else as it is.
 fn write_string(text: &str, out: &mut String) {
     out.push('"');
-    let mut start = 0;
-    for (at, byte) in text.bytes().enumerate() {
-        let escape = match byte {
-            b'"' => "\\\"",
-            b'\\' => "\\\\",
-            b'\n' => "\\n",
-            b'\r' => "\\r",
-            b'\t' => "\\t",
-            0x08 => "\\b",
-            0x0c => "\\f",
-            0..=0x1f => "",
-            _ => continue,
-        };
-        out.push_str(text.get(start..at).unwrap_or_default());
-        if escape.is_empty() {
-            out.push_str(&format!("\\u{byte:04x}"));
-        } else {
-            out.push_str(escape);
+    let bytes = text.as_bytes();
+    let mut start = 0; // the first byte not yet written
+    let mut at = 0;
+    // Most of a tool result needs no escape: a chunk is checked without a branch per byte,
+    // and only a chunk holding a byte to escape is walked.
+    for chunk in bytes.chunks(32) {
+        let special = chunk.iter().fold(false, |any, &byte| {
+            any | (byte < 0x20) | (byte == b'"') | (byte == b'\\')
+        });
+        if special {
+            for (offset, &byte) in chunk.iter().enumerate() {
+                let escape = match byte {
+                    b'"' => "\\\"",
+                    b'\\' => "\\\\",
+                    b'\n' => "\\n",
+                    b'\r' => "\\r",
+                    b'\t' => "\\t",
+                    0x08 => "\\b",
+                    0x0c => "\\f",
+                    0..=0x1f => "",
+                    _ => continue,
+                };
+                // An escaped byte is ASCII, so the text before it ends on a character.
+                out.push_str(text.get(start..at + offset).unwrap_or_default());
+                if escape.is_empty() {
+                    const HEX: &[u8; 16] = b"0123456789abcdef";
+                    out.push_str("\\u00");
+                    out.push(char::from(
+                        HEX.get(usize::from(byte >> 4)).copied().unwrap_or(b'0'),
+                    ));
+                    out.push(char::from(
+                        HEX.get(usize::from(byte & 15)).copied().unwrap_or(b'0'),
+                    ));
+                } else {
+                    out.push_str(escape);
+                }
+                start = at + offset + 1;
+            }
         }
-        start = at + 1;
+        at += chunk.len();
     }
     out.push_str(text.get(start..).unwrap_or_default());
     out.push('"');
