@@ -23,6 +23,7 @@ pub mod native;
 pub mod needles;
 mod py_claims;
 mod py_figures;
+mod py_native_figures;
 mod py_read;
 pub mod words;
 
@@ -109,5 +110,6 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     py_read::register(module)?;
     py_claims::register(module)?;
     py_figures::register(module)?;
+    py_native_figures::register(module)?;
     Ok(())
 }

@@ -12,8 +12,8 @@ type FigureTuple = (&'static str, String, String, usize, usize, Option<String>);
 
 /// `tracegrade.figures._extract`'s extractor, compiled from the reference's patterns.
 #[pyclass(name = "FigureExtractor", module = "tracegrade._core", frozen)]
-struct PyFigureExtractor {
-    inner: Extractor,
+pub(crate) struct PyFigureExtractor {
+    pub(crate) inner: Extractor,
 }
 
 fn power_of_ten(value: u64) -> Option<u32> {
