@@ -24,6 +24,7 @@ pub mod needles;
 mod py_claims;
 mod py_figures;
 mod py_native_figures;
+mod py_native_check;
 mod py_read;
 pub mod words;
 
@@ -111,5 +112,6 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     py_claims::register(module)?;
     py_figures::register(module)?;
     py_native_figures::register(module)?;
+    py_native_check::register(module)?;
     Ok(())
 }

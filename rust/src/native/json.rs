@@ -75,9 +75,8 @@ fn check(value: &Value, seen: &mut Seen) -> Result<(), Fallback> {
         ValueRef::Array(array) => array.iter().try_for_each(|item| check(item, seen)),
         ValueRef::Object(object) => {
             if object.len() <= PAIRWISE_KEYS {
-                let keys: Vec<&str> = object.iter().map(|(key, _)| key).collect();
-                for (at, key) in keys.iter().enumerate() {
-                    if keys.iter().skip(at + 1).any(|other| other == key) {
+                for (at, (key, _)) in object.iter().enumerate() {
+                    if object.iter().take(at).any(|(other, _)| other == key) {
                         return Err(Fallback("a repeated object key"));
                     }
                 }
@@ -153,7 +152,7 @@ pub fn result_text(value: Option<&Value>) -> Result<Cow<'_, str>, Fallback> {
     if let Some(text) = value.as_str() {
         return Ok(Cow::Borrowed(text));
     }
-    let mut out = String::new();
+    let mut out = String::with_capacity(256);
     write_value(value, &mut out)?;
     Ok(Cow::Owned(out))
 }
@@ -165,9 +164,9 @@ fn write_value(value: &Value, out: &mut String) -> Result<(), Fallback> {
         ValueRef::Bool(false) => out.push_str("false"),
         ValueRef::Number(number) => {
             if let Some(int) = number.as_i64() {
-                out.push_str(&int.to_string());
+                out.push_str(itoa::Buffer::new().format(int));
             } else if let Some(int) = number.as_u64() {
-                out.push_str(&int.to_string());
+                out.push_str(itoa::Buffer::new().format(int));
             } else if let Some(float) = number.as_f64() {
                 write_float(float, out)?;
             } else {
@@ -205,75 +204,60 @@ fn write_value(value: &Value, out: &mut String) -> Result<(), Fallback> {
 /// `\u00xx` (lower-case hex); DEL and everything else as it is.
 fn write_string(text: &str, out: &mut String) {
     out.push('"');
-    let mut start = 0;
-    for (at, byte) in text.bytes().enumerate() {
-        let escape = match byte {
-            b'"' => "\\\"",
-            b'\\' => "\\\\",
-            b'\n' => "\\n",
-            b'\r' => "\\r",
-            b'\t' => "\\t",
-            0x08 => "\\b",
-            0x0c => "\\f",
-            0..=0x1f => "",
-            _ => continue,
-        };
-        out.push_str(text.get(start..at).unwrap_or_default());
-        if escape.is_empty() {
-            out.push_str(&format!("\\u{byte:04x}"));
-        } else {
-            out.push_str(escape);
+    let bytes = text.as_bytes();
+    let mut start = 0; // the first byte not yet written
+    let mut at = 0;
+    // Most of a tool result needs no escape: a chunk is checked without a branch per byte,
+    // and only a chunk holding a byte to escape is walked.
+    for chunk in bytes.chunks(32) {
+        let special = chunk.iter().fold(false, |any, &byte| {
+            any | (byte < 0x20) | (byte == b'"') | (byte == b'\\')
+        });
+        if special {
+            for (offset, &byte) in chunk.iter().enumerate() {
+                let escape = match byte {
+                    b'"' => "\\\"",
+                    b'\\' => "\\\\",
+                    b'\n' => "\\n",
+                    b'\r' => "\\r",
+                    b'\t' => "\\t",
+                    0x08 => "\\b",
+                    0x0c => "\\f",
+                    0..=0x1f => "",
+                    _ => continue,
+                };
+                // An escaped byte is ASCII, so the text before it ends on a character.
+                out.push_str(text.get(start..at + offset).unwrap_or_default());
+                if escape.is_empty() {
+                    const HEX: &[u8; 16] = b"0123456789abcdef";
+                    out.push_str("\\u00");
+                    out.push(char::from(
+                        HEX.get(usize::from(byte >> 4)).copied().unwrap_or(b'0'),
+                    ));
+                    out.push(char::from(
+                        HEX.get(usize::from(byte & 15)).copied().unwrap_or(b'0'),
+                    ));
+                } else {
+                    out.push_str(escape);
+                }
+                start = at + offset + 1;
+            }
         }
-        start = at + 1;
+        at += chunk.len();
     }
     out.push_str(text.get(start..).unwrap_or_default());
     out.push('"');
 }
 
-/// A float as orjson writes it: the shortest digits that read back, positionally for
-/// decimal exponents -5 to 15 (`100.0`, `0.00001`), else `1e+16`, `1.5e-7`.
+/// A float as orjson writes it: the shortest digits that read back (a tie rounded to even,
+/// as Python's `repr`), positionally for decimal exponents -5 to 15 (`100.0`, `0.00001`),
+/// else `1e+16`, `1.5e-7`. That is żmij's layout exactly; Rust's own `{:e}` rounds a tie up
+/// (`940191251759288.3` for `940191251759288.25`).
 fn write_float(float: f64, out: &mut String) -> Result<(), Fallback> {
     if !float.is_finite() {
         return Err(Fallback("a float that is not finite"));
     }
-    // `{:e}` writes the shortest round-trip digits: `-1.2345e-7`, `1e16`, `0e0`.
-    let written = format!("{:e}", float.abs());
-    let (mantissa, exponent) = written
-        .split_once('e')
-        .ok_or(Fallback("a float written without an exponent"))?;
-    let exponent: i32 = exponent
-        .parse()
-        .map_err(|_| Fallback("a float's exponent"))?;
-    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
-    if float.is_sign_negative() {
-        out.push('-');
-    }
-    if (-5..16).contains(&exponent) {
-        if exponent < 0 {
-            out.push_str("0.");
-            out.extend(std::iter::repeat_n(
-                '0',
-                exponent.unsigned_abs() as usize - 1,
-            ));
-            out.push_str(&digits);
-        } else {
-            let whole = exponent as usize + 1;
-            if digits.len() > whole {
-                out.push_str(digits.get(..whole).unwrap_or_default());
-                out.push('.');
-                out.push_str(digits.get(whole..).unwrap_or_default());
-            } else {
-                out.push_str(&digits);
-                out.extend(std::iter::repeat_n('0', whole - digits.len()));
-                out.push_str(".0");
-            }
-        }
-    } else {
-        out.push_str(mantissa);
-        out.push('e');
-        out.push(if exponent < 0 { '-' } else { '+' });
-        out.push_str(&exponent.unsigned_abs().to_string());
-    }
+    out.push_str(zmij::Buffer::new().format_finite(float));
     Ok(())
 }
 
@@ -385,6 +369,8 @@ mod tests {
             ("9999999999999998.0", "9999999999999998.0"),
             ("-2.5e-5", "-0.000025"),
             ("0.1", "0.1"),
+            ("940191251759288.25", "940191251759288.2"),
+            ("-183883952826610.625", "-183883952826610.62"),
             ("1e19", "1e+19"),
             (
                 "[1e300, -12345678901234567890e5]",
