@@ -23,8 +23,8 @@ pub mod native;
 pub mod needles;
 mod py_claims;
 mod py_figures;
-mod py_native_figures;
 mod py_native_check;
+mod py_native_figures;
 mod py_read;
 pub mod words;
 

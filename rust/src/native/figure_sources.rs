@@ -206,6 +206,14 @@ mod tests {
         assert_eq!(amount_values(Some(&value("255.0"))).unwrap(), ["255"]);
         assert_eq!(amount_values(Some(&value("1e-05"))).unwrap(), ["0.00001"]);
         assert_eq!(
+            amount_values(Some(&value("1e16"))).unwrap(),
+            ["10000000000000000"]
+        );
+        // repr(940191251759288.25) is '940191251759288.2': ties to even.
+        let tie = value("940191251759288.25");
+        assert_eq!(amount_values(Some(&tie)).unwrap(), ["940191251759288.2"]);
+        assert_eq!(amount_values(Some(&value("-466.750"))).unwrap(), ["466.75"]);
+        assert_eq!(
             amount_values(Some(&value("\" -1,500 \""))).unwrap(),
             ["1500"]
         );

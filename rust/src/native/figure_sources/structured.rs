@@ -161,22 +161,27 @@ fn number_value(value: &Value) -> Result<Option<String>, Fallback> {
     }
 }
 
-/// `canonical(abs(Decimal(repr(value))))`: Rust's shortest round-trip digits are `repr`'s.
+/// `canonical(abs(Decimal(repr(value))))`. zmij writes `repr`'s shortest round-trip digits,
+/// ties to even as Python (Rust's `{:e}` rounds `940191251759288.25` up).
 fn float_canonical(value: f64) -> Result<String, Fallback> {
     if !value.is_finite() {
         return Err(Fallback("an infinite float"));
     }
-    let written = format!("{:e}", value.abs());
-    let (mantissa, exponent) = written
-        .split_once('e')
-        .ok_or(Fallback("a float Rust wrote without an exponent"))?;
-    let exponent: i64 = exponent
-        .parse()
-        .map_err(|_| Fallback("a float Rust wrote oddly"))?;
-    let digits: Vec<char> = mantissa.chars().filter(|&c| c != '.').collect();
-    // The point sits after the first digit, moved by the exponent.
-    let point = exponent + 1;
+    let mut buffer = zmij::Buffer::new();
+    let written = buffer.format_finite(value.abs());
+    let (mantissa, exponent) = match written.split_once(['e', 'E']) {
+        Some((mantissa, exponent)) => (
+            mantissa,
+            exponent
+                .parse::<i64>()
+                .map_err(|_| Fallback("a float written oddly"))?,
+        ),
+        None => (written, 0),
+    };
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits: Vec<char> = whole.chars().chain(fraction.chars()).collect();
     let length = i64::try_from(digits.len()).map_err(|_| Fallback("a float too long"))?;
+    let point = i64::try_from(whole.len()).map_err(|_| Fallback("a float too long"))? + exponent;
     let mut plain: Vec<char> = Vec::new();
     if point <= 0 {
         plain.extend(['0', '.']);
@@ -192,10 +197,10 @@ fn float_canonical(value: f64) -> Result<String, Fallback> {
             usize::try_from(point - length).unwrap_or(0),
         ));
     } else {
-        let (whole, fraction) = digits.split_at(usize::try_from(point).unwrap_or(0));
-        plain.extend(whole);
+        let (head, tail) = digits.split_at(usize::try_from(point).unwrap_or(0));
+        plain.extend(head);
         plain.push('.');
-        plain.extend(fraction);
+        plain.extend(tail);
     }
     canonical(&plain)
 }
