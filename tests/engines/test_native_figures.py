@@ -10,17 +10,19 @@ real traces it must not decline.
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 import orjson
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import corpus_root
 from tracegrade._engine import compiled_core
 from tracegrade.figures import FigureSources, anchor_pattern, extract_figures
 from tracegrade.figures._find import compiled_extractor
+from tracegrade.figures._numbers import canonical
 from tracegrade.traces import (
     AssistantFrame,
     SystemFrame,
@@ -261,3 +263,23 @@ def test_a_failed_result_does_not_source_its_calls_figures() -> None:
     assert core(data, answer, humans=True) == [None, "f2", "f0", "f4"]
     assert core(data, answer, humans=False) == [None, "f2", None, "f4"]
     assert isinstance(core(b"{", answer, humans=True), str)
+
+
+@given(st.floats(min_value=0, max_value=1e22, allow_nan=False), st.sampled_from(["price", ""]))
+@example(940191251759288.25, "price")  # a tie: repr writes ...288.2
+@example(1e16, "")
+@settings(max_examples=300, deadline=None)
+def test_structured_floats_are_read_as_repr(value: float, key: str) -> None:
+    # A float is read as repr writes it (shortest digits, ties to even): "$<that>" is sourced.
+    result = {key: value} if key else value
+    made = [
+        {"type": "tool_call", "id": "c", "name": "quote", "args": {}},
+        {"type": "tool_result", "id": "c", "ok": True, "result": result},
+    ]
+    header = {"id": "t", "commit": "c", "model": "m", "task": "task", "outcome": None}
+    data = orjson.dumps({**header, "tokens": [], "frames": made})
+    answer = f"It is ${canonical(Decimal(repr(value)))}."
+    found = core(data, answer, humans=True)
+    assert found == reference(data, answer, humans=True)
+    if extract_figures(answer) and extract_figures(answer)[0].kind == "money":
+        assert found == ["f1"]
