@@ -283,3 +283,24 @@ def test_structured_floats_are_read_as_repr(value: float, key: str) -> None:
     assert found == reference(data, answer, humans=True)
     if extract_figures(answer) and extract_figures(answer)[0].kind == "money":
         assert found == ["f1"]
+
+
+key_words = st.sampled_from(
+    ["price", "Price", "PRICE", "total", "baggages", "per", "night", "id", "Id", "ID", "seat",
+     "fee", "USD", "Amount", "paid", "count", "last4", "4", "\u0664", "_", "-", "x", "Xy", "é"]
+)  # fmt: skip
+
+
+@given(st.lists(key_words, max_size=5).map("".join), st.booleans())
+@settings(max_examples=300, deadline=None)
+def test_structured_keys_name_money_as_the_reference(key: str, nested: bool) -> None:
+    # "$1,500.50" is sourced by the result's 1500.5 only when the key names money.
+    result: object = {"fare": {key: 1500.5}} if nested else {key: 1500.5}
+    made = [
+        {"type": "tool_call", "id": "c", "name": "quote", "args": {}},
+        {"type": "tool_result", "id": "c", "ok": True, "result": result},
+    ]
+    header = {"id": "t", "commit": "c", "model": "m", "task": "task", "outcome": None}
+    data = orjson.dumps({**header, "tokens": [], "frames": made})
+    answer = "It is $1,500.50."
+    assert core(data, answer, humans=True) == reference(data, answer, humans=True)
