@@ -294,13 +294,14 @@ key_words = st.sampled_from(
 @given(st.lists(key_words, max_size=5).map("".join), st.booleans())
 @settings(max_examples=300, deadline=None)
 def test_structured_keys_name_money_as_the_reference(key: str, nested: bool) -> None:
-    # "$1,500.50" is sourced by the result's 1500.5 only when the key names money.
-    result: object = {"fare": {key: 1500.5}} if nested else {key: 1500.5}
+    # "$466.75" is sourced by the result's 466.75 only when the key names money (as prose,
+    # 466.75 is no figure).
+    result: object = {"fare": {key: 466.75}} if nested else {key: 466.75}
     made = [
         {"type": "tool_call", "id": "c", "name": "quote", "args": {}},
         {"type": "tool_result", "id": "c", "ok": True, "result": result},
     ]
     header = {"id": "t", "commit": "c", "model": "m", "task": "task", "outcome": None}
     data = orjson.dumps({**header, "tokens": [], "frames": made})
-    answer = "It is $1,500.50."
+    answer = "It is $466.75."
     assert core(data, answer, humans=True) == reference(data, answer, humans=True)
