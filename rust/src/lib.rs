@@ -28,6 +28,7 @@ mod py_native;
 mod py_native_check;
 mod py_native_claims;
 mod py_native_observe;
+mod py_native_figures;
 mod py_read;
 pub mod words;
 
@@ -115,6 +116,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     py_claims::register(module)?;
     py_figures::register(module)?;
     py_native::register(module)?;
+    py_native_figures::register(module)?;
     py_native_check::register(module)?;
     py_native_observe::register(module)?;
     py_native_claims::register(module)?;

@@ -59,6 +59,9 @@ class FigureExtractor:
         echoed: set[str],
     ) -> bool: ...
 
+def native_figure_evidence(
+    data: bytes, answer: str, humans: bool, extractor: FigureExtractor
+) -> list[str | None] | str: ...
 def json_depth_within(data: bytes | str, limit: int) -> bool: ...
 def native_trace_values(
     data: bytes,

@@ -127,26 +127,55 @@ impl Pattern {
             }
             let at = start;
             start += 1;
-            if let Some(lead) = &self.lead {
-                if !lead.starts(text.get(at..).unwrap_or(&[])) {
-                    continue;
-                }
+            if let Some(found) = self.try_at(&mut state, at)? {
+                return Ok(Some(found));
             }
-            let mut end = None;
-            let found = run(&mut state, &self.parsed.root, at, &mut |_, at| {
-                end = Some(at);
-                true
-            });
-            if state.too_deep {
-                return Err(TooDeep);
+        }
+        Ok(None)
+    }
+
+    /// Whether a match may start with `c` (any character, when the pattern does not say).
+    pub fn may_start(&self, c: char) -> bool {
+        self.first.as_ref().is_none_or(|first| first.has(c))
+    }
+
+    /// The match that starts at `at` exactly, as [`Pattern::search`] would find it there.
+    pub fn match_at(&self, text: &[char], at: usize) -> Result<Option<Match>, TooDeep> {
+        if self.at_boundary && !boundary(text, at) {
+            return Ok(None);
+        }
+        if !text.get(at).is_some_and(|&c| self.may_start(c)) && self.first.is_some() {
+            return Ok(None);
+        }
+        let mut state = State {
+            text,
+            caps: vec![None; self.parsed.groups + 1],
+            base: stack_here(),
+            too_deep: false,
+        };
+        self.try_at(&mut state, at)
+    }
+
+    fn try_at<'t>(&self, state: &mut State<'t>, at: usize) -> Result<Option<Match>, TooDeep> {
+        if let Some(lead) = &self.lead {
+            if !lead.starts(state.text.get(at..).unwrap_or(&[])) {
+                return Ok(None);
             }
-            if let (true, Some(end)) = (found, end) {
-                let mut spans = std::mem::take(&mut state.caps);
-                if let Some(whole) = spans.first_mut() {
-                    *whole = Some((at, end));
-                }
-                return Ok(Some(Match { spans }));
+        }
+        let mut end = None;
+        let found = run(state, &self.parsed.root, at, &mut |_, at| {
+            end = Some(at);
+            true
+        });
+        if state.too_deep {
+            return Err(TooDeep);
+        }
+        if let (true, Some(end)) = (found, end) {
+            let mut spans = std::mem::take(&mut state.caps);
+            if let Some(whole) = spans.first_mut() {
+                *whole = Some((at, end));
             }
+            return Ok(Some(Match { spans }));
         }
         Ok(None)
     }

@@ -13,13 +13,12 @@ mod structured;
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-pub use anchors::anchor_pattern;
+pub use anchors::{Anchors, anchor_pattern};
 pub use structured::{amount_values, key_names_money};
 
 use super::{Fallback, Frame, Trace, Value, json};
 use crate::figures::extract::{self, Extractor, Figure};
 use crate::figures::index::{FigureIndex, echoed};
-use crate::figures::matcher::Pattern;
 
 fn declined(_: extract::Fallback) -> Fallback {
     Fallback("figure extraction left a source text to the reference")
@@ -35,13 +34,11 @@ pub fn figure_evidence(
     humans: bool,
     extractor: &Extractor,
 ) -> Result<Vec<Option<String>>, Fallback> {
-    let anchors = match anchor_pattern(figures, extractor.tables()) {
-        Some(pattern) => Some(
-            Pattern::new(&pattern, true)
-                .map_err(|_| Fallback("an anchor pattern the matcher does not run"))?,
-        ),
-        None => None,
-    };
+    if figures.is_empty() {
+        return Ok(Vec::new()); // nothing to look up: no source need be read
+    }
+    let anchors = Anchors::new(figures, extractor.tables())
+        .map_err(|_| Fallback("an anchor pattern the matcher does not run"))?;
     let mut sources = Sources {
         extractor,
         anchors: anchors.as_ref(),
@@ -62,7 +59,7 @@ pub fn figure_evidence(
 /// tool's ok results (its default `results_of`).
 struct Sources<'a, 'v> {
     extractor: &'a Extractor,
-    anchors: Option<&'a Pattern>,
+    anchors: Option<&'a Anchors>,
     humans: bool,
     /// The arguments of each call by id (the last call of an id wins, as a dict keeps it).
     args: HashMap<&'v str, Option<&'v Value>>,
@@ -86,14 +83,14 @@ impl<'v> Sources<'_, 'v> {
         };
         let windows = match self.anchors {
             None => None,
-            Some(pattern) => {
-                let chars: Vec<char> = text.chars().collect();
-                let spans = anchors::windows(&chars, pattern)
+            Some(anchors) => {
+                let spans = anchors
+                    .windows(&text)
                     .map_err(|_| Fallback("an anchor match nested too deep"))?;
                 if spans.is_empty() {
                     return Ok(()); // a structured value writes its digits too: nothing to find
                 }
-                Some((chars, spans))
+                Some(spans)
             }
         };
         // The arguments' keys, worked out only when some text is indexed (as the reference).
@@ -104,9 +101,9 @@ impl<'v> Sources<'_, 'v> {
         .map_err(declined)?;
         match windows {
             None => self.index.add(self.extractor, &text, evidence, &keys),
-            Some((chars, spans)) => spans.into_iter().try_for_each(|(start, end)| {
-                let window: String = chars.get(start..end).unwrap_or(&[]).iter().collect();
-                self.index.add(self.extractor, &window, evidence, &keys)
+            Some(spans) => spans.into_iter().try_for_each(|(start, end)| {
+                let window = text.get(start..end).unwrap_or("");
+                self.index.add(self.extractor, window, evidence, &keys)
             }),
         }
         .map_err(declined)?;
@@ -208,6 +205,14 @@ mod tests {
         // A calculator's bare number, a float repr, prose led by a bracket.
         assert_eq!(amount_values(Some(&value("255.0"))).unwrap(), ["255"]);
         assert_eq!(amount_values(Some(&value("1e-05"))).unwrap(), ["0.00001"]);
+        assert_eq!(
+            amount_values(Some(&value("1e16"))).unwrap(),
+            ["10000000000000000"]
+        );
+        // repr(940191251759288.25) is '940191251759288.2': ties to even.
+        let tie = value("940191251759288.25");
+        assert_eq!(amount_values(Some(&tie)).unwrap(), ["940191251759288.2"]);
+        assert_eq!(amount_values(Some(&value("-466.750"))).unwrap(), ["466.75"]);
         assert_eq!(
             amount_values(Some(&value("\" -1,500 \""))).unwrap(),
             ["1500"]

@@ -90,6 +90,11 @@ fn spelled_numbers(kind: &str, number: &[char]) -> Option<Vec<u64>> {
 /// The text of `anchor_pattern(figures)`, or `None` when no cheap anchor exists (a hedged
 /// figure, a value without digits): then every source is read whole.
 pub fn anchor_pattern(figures: &[Figure], tables: &Tables) -> Option<String> {
+    anchor_parts(figures, tables).map(|parts| parts.join("|"))
+}
+
+/// `anchor_pattern`'s alternatives, longest first.
+fn anchor_parts(figures: &[Figure], tables: &Tables) -> Option<Vec<String>> {
     let mut parts: Vec<String> = Vec::new();
     for figure in figures {
         if figure.hedge.is_some() {
@@ -140,12 +145,156 @@ pub fn anchor_pattern(figures: &[Figure], tables: &Tables) -> Option<String> {
     // position (their first characters or their digits differ), so their order is moot.
     parts.sort_by_cached_key(|part| (std::cmp::Reverse(part.chars().count()), part.clone()));
     parts.dedup();
-    Some(parts.join("|"))
+    Some(parts)
 }
 
-/// `_windows`: the merged spans of `text` around each match of `pattern`, widened to
-/// whitespace (a space or newline before, any `\s` after), in `str` indices.
-pub fn windows(text: &[char], pattern: &Pattern) -> Result<Vec<(usize, usize)>, TooDeep> {
+/// The most non-whitespace characters a match of one of [`anchor_parts`]'s alternatives
+/// holds: a word's letters (`[- ]` one), a year's dash and two digits, `n` digits with a
+/// separator between each two.
+fn most_solid(part: &str) -> usize {
+    let length = part.chars().count();
+    if part.starts_with(r"\b") {
+        length.saturating_sub(if part.contains("[- ]") { 7 } else { 4 })
+    } else if part.starts_with('[') {
+        3
+    } else {
+        (2 * part.chars().filter(|&c| is_decimal(c)).count()).saturating_sub(1)
+    }
+}
+
+/// The anchors of a set of figures, compiled: `anchor_pattern` run over a source's bytes.
+///
+/// A match can only start at a character the pattern may start with, so the scan tests
+/// bytes against a table and runs the matcher only there, on the characters around (one
+/// before, for `\b`, and enough after for any match and the character that follows it).
+#[derive(Debug)]
+pub struct Anchors {
+    pattern: Pattern,
+    /// Per byte: 0 never starts a match, 1 an ASCII character that may, 2 a non-ASCII
+    /// character's lead byte (decoded and asked).
+    starts: [u8; 256],
+    /// More non-whitespace characters than any match holds ([`most_solid`]).
+    reach: usize,
+}
+
+impl Anchors {
+    /// The anchors of `figures`, or `None` when they have none (`anchor_pattern` gives
+    /// `None`: every source is then read whole).
+    pub fn new(figures: &[Figure], tables: &Tables) -> Result<Option<Self>, String> {
+        let Some(parts) = anchor_parts(figures, tables) else {
+            return Ok(None);
+        };
+        let reach = parts.iter().map(|part| most_solid(part)).max().unwrap_or(0) + 1;
+        let pattern = Pattern::new(&parts.join("|"), true)?;
+        let mut starts = [0u8; 256];
+        for (byte, start) in starts.iter_mut().enumerate() {
+            *start = match u8::try_from(byte) {
+                Ok(ascii @ 0..=0x7f) => u8::from(pattern.may_start(char::from(ascii))),
+                Ok(0xc0..=0xff) => 2,
+                _ => 0,
+            };
+        }
+        Ok(Some(Self {
+            pattern,
+            starts,
+            reach,
+        }))
+    }
+
+    /// `_windows(text, anchor_pattern(figures))`: the merged spans around each match,
+    /// widened to whitespace (a space or newline before, any `\s` after), as byte ranges of
+    /// `text` on character boundaries.
+    pub fn windows(&self, text: &str) -> Result<Vec<(usize, usize)>, TooDeep> {
+        let bytes = text.as_bytes();
+        let mut spans: Vec<(usize, usize)> = Vec::new();
+        let mut at = 0;
+        let mut local: Vec<char> = Vec::with_capacity(4 * self.reach);
+        while let Some(skip) = bytes.get(at..).and_then(|rest| {
+            rest.iter()
+                .position(|&b| self.starts.get(usize::from(b)) != Some(&0))
+        }) {
+            let start = at + skip;
+            let Some((end, next)) = self.match_at(text, start, &mut local)? else {
+                at = start + 1;
+                continue;
+            };
+            let (low, high) = widened(text, start, end);
+            match spans.last_mut() {
+                Some(last) if low <= last.1 => last.1 = last.1.max(high),
+                _ => spans.push((low, high)),
+            }
+            at = next;
+        }
+        Ok(spans)
+    }
+
+    /// The end (a byte offset) of the match starting at byte `start`, if one does, and where
+    /// the next search starts.
+    fn match_at(
+        &self,
+        text: &str,
+        start: usize,
+        local: &mut Vec<char>,
+    ) -> Result<Option<(usize, usize)>, TooDeep> {
+        let Some(rest) = text.get(start..) else {
+            return Ok(None); // a continuation byte: not a character's start
+        };
+        local.clear();
+        let before = text.get(..start).and_then(|head| head.chars().next_back());
+        local.extend(before);
+        let from = local.len();
+        let mut solid = 0;
+        for c in rest.chars() {
+            local.push(c);
+            if !is_space(c) {
+                solid += 1;
+                if solid > self.reach {
+                    break;
+                }
+            }
+        }
+        if local.get(from).is_none_or(|&c| !self.pattern.may_start(c)) {
+            return Ok(None);
+        }
+        let Some(hit) = self.pattern.match_at(local, from)? else {
+            return Ok(None);
+        };
+        let length: usize = local
+            .get(from..hit.end())
+            .unwrap_or(&[])
+            .iter()
+            .map(|c| c.len_utf8())
+            .sum();
+        Ok(Some((start + length, start + length.max(1))))
+    }
+}
+
+/// A match's span widened as `_windows` does: `REACH` characters each way, then back to
+/// just after a space or newline, and on to the next whitespace.
+fn widened(text: &str, start: usize, end: usize) -> (usize, usize) {
+    let head = text.get(..start).unwrap_or("");
+    let low = match head.char_indices().rev().nth(REACH - 1) {
+        // More than REACH characters before: back to just after a space or newline.
+        Some((reach, _)) if reach > 0 => head
+            .get(..reach)
+            .and_then(|before| memchr::memrchr2(b' ', b'\n', before.as_bytes()))
+            .map_or(0, |at| at + 1),
+        _ => 0,
+    };
+    let tail = text.get(end..).unwrap_or("");
+    let high = match tail.char_indices().nth(REACH) {
+        Some((reach, _)) => tail
+            .get(reach..)
+            .and_then(|after| after.char_indices().find(|&(_, c)| is_space(c)))
+            .map_or(text.len(), |(at, _)| end + reach + at),
+        None => text.len(),
+    };
+    (low, high)
+}
+
+/// `_windows` on a `str`'s characters, as the reference writes it: the oracle of the tests.
+#[cfg(test)]
+pub fn char_windows(text: &[char], pattern: &Pattern) -> Result<Vec<(usize, usize)>, TooDeep> {
     let mut spans: Vec<(usize, usize)> = Vec::new();
     for hit in pattern.find_all(text)? {
         let mut start = hit.start().saturating_sub(REACH);
@@ -166,4 +315,109 @@ pub fn windows(text: &[char], pattern: &Pattern) -> Result<Vec<(usize, usize)>, 
         }
     }
     Ok(spans)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)] // tests may unwrap (Cargo.toml)
+mod tests {
+    use super::{Anchors, anchor_pattern, char_windows};
+    use crate::figures::matcher::Pattern;
+    use crate::figures::testing::extractor;
+
+    const PIECES: &[&str] = &[
+        "1",
+        "5",
+        "0",
+        "4",
+        "6",
+        "7",
+        "2016",
+        "17",
+        "-",
+        "\u{2013}",
+        "\u{2014}",
+        " ",
+        "  ",
+        "\n",
+        "\t",
+        "\u{a0}",
+        "\u{3000}",
+        ",",
+        ".",
+        "thirty",
+        "Thirty",
+        "THIRTY",
+        "twenty",
+        "-",
+        "one",
+        "fifth",
+        "\u{17f}econd",
+        "\u{212a}",
+        "second",
+        "x",
+        "é",
+        "日本",
+        "😀",
+        "466.75",
+        "1,500,000",
+        "word",
+        "a_b",
+        "$",
+        "{\"price\": 466.75}",
+        "ſix",
+        "seven",
+        "zero",
+    ]; // fmt: skip
+
+    /// A generated text of `pieces` pieces (xorshift: deterministic and dependency-free).
+    fn text(seed: &mut u64, pieces: usize) -> String {
+        (0..pieces)
+            .map(|_| {
+                *seed ^= *seed << 13;
+                *seed ^= *seed >> 7;
+                *seed ^= *seed << 17;
+                *PIECES
+                    .get(usize::try_from(*seed % PIECES.len() as u64).unwrap())
+                    .unwrap()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn byte_windows_are_the_references_char_windows() {
+        let ex = extractor();
+        let answers = [
+            "$466.75 and $1.5 million",
+            "30 days, the fifth consecutive year, 2016",
+            "$0 and 7%",
+            "twenty-one days",
+            "$60,000 in 1999",
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut windows = 0;
+        for answer in answers {
+            let figures = ex.figures(answer).unwrap();
+            let anchors = Anchors::new(&figures, ex.tables()).unwrap().unwrap();
+            let pattern = anchor_pattern(&figures, ex.tables()).unwrap();
+            let reference = Pattern::new(&pattern, true).unwrap();
+            for round in 0..400 {
+                let source = text(&mut seed, 1 + round % 120);
+                let chars: Vec<char> = source.chars().collect();
+                let expected = char_windows(&chars, &reference).unwrap();
+                let to_char = |byte: usize| source.get(..byte).unwrap().chars().count();
+                let found: Vec<(usize, usize)> = anchors
+                    .windows(&source)
+                    .unwrap()
+                    .into_iter()
+                    .map(|(start, end)| (to_char(start), to_char(end)))
+                    .collect();
+                assert_eq!(found, expected, "{answer:?} in {source:?}");
+                windows += found.len();
+            }
+        }
+        assert!(
+            windows > 1000,
+            "{windows} windows: the texts rarely hold an anchor"
+        );
+    }
 }

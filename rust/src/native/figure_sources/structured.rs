@@ -10,201 +10,33 @@ use crate::figures::decimal::Decimal;
 use crate::json_scan::depth_within;
 
 // `_MONEY_WORDS` and `_OTHER_WORDS`, as the reference lists them.
+#[rustfmt::skip]
 const MONEY_WORDS: &[&str] = &[
-    "amount",
-    "amounts",
-    "balance",
-    "balances",
-    "price",
-    "prices",
-    "pricing",
-    "priced",
-    "cost",
-    "costs",
-    "fee",
-    "fees",
-    "fare",
-    "fares",
-    "charge",
-    "charges",
-    "charged",
-    "total",
-    "totals",
-    "subtotal",
-    "subtotals",
-    "refund",
-    "refunds",
-    "refunded",
-    "payment",
-    "payments",
-    "paid",
-    "pay",
-    "payout",
-    "payouts",
-    "credit",
-    "debit",
-    "deposit",
-    "deposits",
-    "tax",
-    "taxes",
-    "vat",
-    "tip",
-    "tips",
-    "compensation",
-    "budget",
-    "budgets",
-    "revenue",
-    "revenues",
-    "salary",
-    "salaries",
-    "wage",
-    "wages",
-    "income",
-    "spend",
-    "spent",
-    "spending",
-    "money",
-    "cash",
-    "usd",
-    "eur",
-    "gbp",
-    "dollars",
-    "euros",
-    "premium",
-    "penalty",
-    "surcharge",
-    "savings",
-    "earnings",
-    "profit",
-    "worth",
-    "bill",
-    "billed",
-    "invoice",
-    "due",
-    "owed",
-    "owing",
-    "rent",
-    "expense",
+    "amount", "amounts", "balance", "balances", "price", "prices", "pricing", "priced", "cost",
+    "costs", "fee", "fees", "fare", "fares", "charge", "charges", "charged", "total", "totals",
+    "subtotal", "subtotals", "refund", "refunds", "refunded", "payment", "payments", "paid",
+    "pay", "payout", "payouts", "credit", "debit", "deposit", "deposits", "tax", "taxes", "vat",
+    "tip", "tips", "compensation", "budget", "budgets", "revenue", "revenues", "salary",
+    "salaries", "wage", "wages", "income", "spend", "spent", "spending", "money", "cash", "usd",
+    "eur", "gbp", "dollars", "euros", "premium", "penalty", "surcharge", "savings", "earnings",
+    "profit", "worth", "bill", "billed", "invoice", "due", "owed", "owing", "rent", "expense",
     "expenses",
 ];
+#[rustfmt::skip]
 const OTHER_WORDS: &[&str] = &[
-    "id",
-    "ids",
-    "uuid",
-    "guid",
-    "key",
-    "code",
-    "codes",
-    "number",
-    "numbers",
-    "num",
-    "no",
-    "nr",
-    "count",
-    "counts",
-    "qty",
-    "quantity",
-    "quantities",
-    "index",
-    "idx",
-    "seat",
-    "seats",
-    "available",
-    "availability",
-    "age",
-    "year",
-    "years",
-    "month",
-    "months",
-    "week",
-    "weeks",
-    "day",
-    "days",
-    "date",
-    "dates",
-    "dob",
-    "birthday",
-    "time",
-    "times",
-    "timestamp",
-    "created",
-    "updated",
-    "modified",
-    "hour",
-    "hours",
-    "minute",
-    "minutes",
-    "second",
-    "seconds",
-    "duration",
-    "phone",
-    "zip",
-    "postal",
-    "postcode",
-    "four",
-    "last4",
-    "digits",
-    "version",
-    "page",
-    "pages",
-    "limit",
-    "offset",
-    "rank",
-    "rating",
-    "score",
-    "percent",
-    "percentage",
-    "pct",
-    "ratio",
-    "status",
-    "port",
-    "bag",
-    "bags",
-    "baggage",
-    "baggages",
-    "items",
-    "passengers",
-    "people",
-    "persons",
-    "guests",
-    "adults",
-    "children",
-    "nights",
-    "stops",
-    "length",
-    "size",
-    "weight",
-    "height",
-    "width",
-    "distance",
-    "miles",
-    "points",
-    "level",
-    "tier",
-    "floor",
-    "room",
-    "gate",
-    "terminal",
-    "line",
-    "lines",
-    "row",
-    "rows",
-    "column",
-    "columns",
-    "serial",
-    "sku",
-    "isbn",
-    "account",
-    "reference",
-    "ref",
-    "confirmation",
-    "pin",
-    "cvv",
-    "lat",
-    "latitude",
-    "lon",
-    "longitude",
-    "card",
+    "id", "ids", "uuid", "guid", "key", "code", "codes", "number", "numbers", "num", "no", "nr",
+    "count", "counts", "qty", "quantity", "quantities", "index", "idx", "seat", "seats",
+    "available", "availability", "age", "year", "years", "month", "months", "week", "weeks",
+    "day", "days", "date", "dates", "dob", "birthday", "time", "times", "timestamp", "created",
+    "updated", "modified", "hour", "hours", "minute", "minutes", "second", "seconds", "duration",
+    "phone", "zip", "postal", "postcode", "four", "last4", "digits", "version", "page", "pages",
+    "limit", "offset", "rank", "rating", "score", "percent", "percentage", "pct", "ratio",
+    "status", "port", "bag", "bags", "baggage", "baggages", "items", "passengers", "people",
+    "persons", "guests", "adults", "children", "nights", "stops", "length", "size", "weight",
+    "height", "width", "distance", "miles", "points", "level", "tier", "floor", "room", "gate",
+    "terminal", "line", "lines", "row", "rows", "column", "columns", "serial", "sku", "isbn",
+    "account", "reference", "ref", "confirmation", "pin", "cvv", "lat", "latitude", "lon",
+    "longitude", "card",
 ];
 
 /// `_WORD.findall(key)` lower-cased: `[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+` (`\d` any script).
@@ -329,22 +161,27 @@ fn number_value(value: &Value) -> Result<Option<String>, Fallback> {
     }
 }
 
-/// `canonical(abs(Decimal(repr(value))))`: Rust's shortest round-trip digits are `repr`'s.
+/// `canonical(abs(Decimal(repr(value))))`. zmij writes `repr`'s shortest round-trip digits,
+/// ties to even as Python (Rust's `{:e}` rounds `940191251759288.25` up).
 fn float_canonical(value: f64) -> Result<String, Fallback> {
     if !value.is_finite() {
         return Err(Fallback("an infinite float"));
     }
-    let written = format!("{:e}", value.abs());
-    let (mantissa, exponent) = written
-        .split_once('e')
-        .ok_or(Fallback("a float Rust wrote without an exponent"))?;
-    let exponent: i64 = exponent
-        .parse()
-        .map_err(|_| Fallback("a float Rust wrote oddly"))?;
-    let digits: Vec<char> = mantissa.chars().filter(|&c| c != '.').collect();
-    // The point sits after the first digit, moved by the exponent.
-    let point = exponent + 1;
+    let mut buffer = zmij::Buffer::new();
+    let written = buffer.format_finite(value.abs());
+    let (mantissa, exponent) = match written.split_once(['e', 'E']) {
+        Some((mantissa, exponent)) => (
+            mantissa,
+            exponent
+                .parse::<i64>()
+                .map_err(|_| Fallback("a float written oddly"))?,
+        ),
+        None => (written, 0),
+    };
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits: Vec<char> = whole.chars().chain(fraction.chars()).collect();
     let length = i64::try_from(digits.len()).map_err(|_| Fallback("a float too long"))?;
+    let point = i64::try_from(whole.len()).map_err(|_| Fallback("a float too long"))? + exponent;
     let mut plain: Vec<char> = Vec::new();
     if point <= 0 {
         plain.extend(['0', '.']);
@@ -360,10 +197,10 @@ fn float_canonical(value: f64) -> Result<String, Fallback> {
             usize::try_from(point - length).unwrap_or(0),
         ));
     } else {
-        let (whole, fraction) = digits.split_at(usize::try_from(point).unwrap_or(0));
-        plain.extend(whole);
+        let (head, tail) = digits.split_at(usize::try_from(point).unwrap_or(0));
+        plain.extend(head);
         plain.push('.');
-        plain.extend(fraction);
+        plain.extend(tail);
     }
     canonical(&plain)
 }
