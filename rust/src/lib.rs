@@ -27,8 +27,8 @@ mod py_figures;
 mod py_native;
 mod py_native_check;
 mod py_native_claims;
-mod py_native_observe;
 mod py_native_figures;
+mod py_native_observe;
 mod py_read;
 pub mod words;
 
