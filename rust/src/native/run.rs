@@ -27,6 +27,19 @@ pub fn is_blank(text: &str) -> bool {
 /// `collapse`: every whitespace run as one space, trimmed.
 pub fn collapse(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
+    if text.is_ascii() {
+        // The same set, byte by byte: JavaScript's ASCII whitespace is \t \n \v \f \r and space.
+        let words = text
+            .split(|c: char| matches!(c, '\t' | '\n' | '\x0b' | '\x0c' | '\r' | ' '))
+            .filter(|word| !word.is_empty());
+        for word in words {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(word);
+        }
+        return out;
+    }
     for word in text.split(is_js_space).filter(|word| !word.is_empty()) {
         if !out.is_empty() {
             out.push(' ');

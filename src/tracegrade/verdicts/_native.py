@@ -10,9 +10,10 @@ raises its own error with its own message: both engines give the same grade
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
-from tracegrade._engine import compiled_core
+from tracegrade._engine import CoreBuildError, compiled_core
 from tracegrade.figures._find import compiled_extractor
 from tracegrade.observations import only_built_in_decoders
 from tracegrade.redact import redact_trace
@@ -21,6 +22,9 @@ from tracegrade.verdicts._grade import NO_QUESTION, grade
 from tracegrade.verdicts._model import Grade
 
 if TYPE_CHECKING:
+    from types import ModuleType
+
+    from tracegrade._core import ClaimScanner, FigureExtractor
     from tracegrade.claims import Question
     from tracegrade.redact import Redactor
 
@@ -40,14 +44,10 @@ def compiled_grade(
     (``TRACEGRADE_CORE=python``), a plugin's decoder is registered, or the core does not
     cover the trace, or (with ``redactor``) redaction would change the trace.
     """
-    # The scanners' word lists are loaded here, not at import: most commands never grade.
-    from tracegrade.claims._scan_core import compiled_scanner  # noqa: PLC0415
-
     core = compiled_core()
-    extractor = compiled_extractor()
-    scanner = compiled_scanner()
-    if core is None or extractor is None or scanner is None or not only_built_in_decoders():
+    if core is None or not only_built_in_decoders():
         return None
+    extractor, scanner = _rules(core)
     asked = NO_QUESTION if question is None else question
     facts = [(fact.id, fact.text) for fact in asked.facts]
     plain = (asked.id, facts, asked.truth_file, asked.tell)
@@ -62,6 +62,19 @@ def compiled_grade(
         if not narrowed.idle:  # a secret may be there: the reference redacts, then grades
             return None
     return Grade.model_validate(values)
+
+
+@functools.cache  # once per core: built from the reference's patterns and word lists
+def _rules(core: ModuleType) -> tuple[FigureExtractor, ClaimScanner]:
+    """The figure extractor and claim scanner the core grades with."""
+    # The scanners' word lists are loaded here, not at import: most commands never grade.
+    from tracegrade.claims._scan_core import compiled_scanner  # noqa: PLC0415
+
+    extractor, scanner = compiled_extractor(), compiled_scanner()
+    if extractor is None or scanner is None:  # never: the core is selected
+        msg = f"the compiled core {core.__name__} gave no figure extractor or claim scanner"
+        raise CoreBuildError(msg, fix="rebuild it with `pip install -e .`")
+    return extractor, scanner
 
 
 def grade_native(
