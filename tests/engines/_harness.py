@@ -1,6 +1,8 @@
 """The whole public pipeline under each engine, and what differs between the two.
 
-An input's outcome is everything the public API gives for it: each trace as read (frames
+An input's outcome is everything the public API gives for it: a ``.json`` input's bytes
+graded as a native trace (``grade_native``, the compiled core's one call when it covers the
+trace, with no question and against the input's question), each trace as read (frames
 after redaction, the redactions listed in its metadata), its grade with no question
 (claims extracted from the answer, with support and evidence ids), its grade against the
 input's question (expected facts, provenance, and the extracted claims too) graded
