@@ -82,7 +82,8 @@ def test_a_tsv_suite_grade_imports_none_of_the_other_commands_modules():
     ("args", "needed"),
     [
         (("grade", str(SUITE), "--format", "junit"), "xml.etree.ElementTree"),
-        (("grade", str(REPO / "examples" / "traces")), "tracegrade.claims._scan"),
+        # A lenient run is the reference's (the core grades strictly): it scans in Python.
+        (("grade", str(REPO / "examples" / "traces"), "--lenient"), "tracegrade.claims._scan"),
         (("grade", str(REPO / "examples" / "traces")), "tracegrade.suites._bulk"),
         (("show", str(REPO / "examples" / "traces" / "grep-only.json")), "tracegrade.cli._show"),
     ],
@@ -90,6 +91,14 @@ def test_a_tsv_suite_grade_imports_none_of_the_other_commands_modules():
 def test_the_check_sees_a_module_a_command_does_import(args: tuple[str, ...], needed: str):
     # The other side of the test above: the same check finds what a command does need.
     assert _loaded(_modules_after(*args), needed)
+
+
+def test_grading_native_traces_leaves_the_python_claim_scanners_unloaded():
+    # Each file is graded by the core's one call (docs/design/0019), claims included.
+    modules = _modules_after("grade", str(REPO / "examples" / "traces"))
+
+    assert "tracegrade.suites._bulk" in modules  # it did grade the folder
+    assert not _loaded(modules, "tracegrade.claims._scan")
 
 
 def test_every_command_loads_under_the_name_it_is_listed_by():
