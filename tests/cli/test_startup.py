@@ -46,6 +46,7 @@ NOT_FOR_A_TSV_SUITE = (
     "tracegrade.cli._show",
     "tracegrade.claims._scan",
     "tracegrade.traces._openai",
+    "tracegrade.observations._views",
 )
 
 
@@ -181,6 +182,33 @@ def test_the_reference_engine_does_compile_them():
         "tracegrade.figures._extract._SYMBOL_LED",
         "tracegrade.figures._extract._WORD_LED",
     }
+
+
+def test_a_lenient_run_with_a_file_view_does_import_the_view_decoder(tmp_path: Path):
+    # The other side of NOT_FOR_A_TSV_SUITE's _views: a result no decoder knows, read leniently.
+    trace = {
+        "id": "t",
+        "commit": "c",
+        "model": "m",
+        "task": "what is x?",
+        "outcome": "success",
+        "tokens": [1, 2, 3, 4],
+        "frames": [
+            {"type": "user", "content": "what is x?"},
+            {"type": "tool_call", "id": "c1", "name": "open", "args": {"path": "a.py"}},
+            {
+                "type": "tool_result",
+                "id": "c1",
+                "ok": True,
+                "result": "[File: a.py (1 lines total)]\n1:x = 1\n",
+            },
+            {"type": "assistant", "content": "x is 1"},
+        ],
+    }
+    path = tmp_path / "trace.json"
+    path.write_text(json.dumps(trace), encoding="utf-8")
+
+    assert "tracegrade.observations._views" in _modules_after("grade", str(path), "--lenient")
 
 
 def test_every_command_loads_under_the_name_it_is_listed_by():
