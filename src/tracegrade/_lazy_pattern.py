@@ -40,6 +40,11 @@ class LazyPattern:
         return self._compiled
 
     @property
+    def is_compiled(self) -> bool:
+        """Whether it has been compiled (tests/cli/test_startup.py checks what a command uses)."""
+        return self._compiled is not None
+
+    @property
     def pattern(self) -> str:
         """The pattern's source text."""
         return self._pattern

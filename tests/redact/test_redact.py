@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 import orjson
@@ -12,7 +13,14 @@ from hypothesis import strategies as st
 from tests.helpers.builders import assistant, call, make_trace, result, user
 from tracegrade.errors import ProjectError
 from tracegrade.evals import load_project
-from tracegrade.redact import Redactor, redact_trace, sensitive_name, trace_redactions, user_rule
+from tracegrade.redact import (
+    PACKAGED_RULES,
+    Redactor,
+    redact_trace,
+    sensitive_name,
+    trace_redactions,
+    user_rule,
+)
 from tracegrade.redact._rules import names_a_credential
 from tracegrade.traces import read_trace
 from tracegrade.verdicts import grade
@@ -269,3 +277,12 @@ _NAME_PIECES = st.sampled_from(
 def test_the_quick_name_test_agrees_with_sensitive_name(name: str) -> None:
     assert names_a_credential([name]) is (sensitive_name(name) is not None)
     assert names_a_credential(["call-1", name], ("call-1",)) is True
+
+
+def test_every_packaged_rule_compiles() -> None:
+    # Packaged patterns compile on first use (docs/design/0018-start-up.md): a broken one
+    # would otherwise only fail on the first text holding its trigger.
+    for rule in PACKAGED_RULES:
+        for pattern in (rule.pattern, rule.beside):
+            if pattern is not None:
+                assert re.compile(pattern.pattern, pattern.flags).groups >= rule.group, rule.kind

@@ -80,9 +80,13 @@ _MONEY_BEFORE = (
     rf"(?:\s*(?:{_CURRENCY_WORD}|{_CURRENCY_CODE})\b)?"
 )
 
+# The shapes and the hedge are LazyPatterns: the compiled core is built from their text
+# (compiled_rules) and runs them itself, so only the reference (TRACEGRADE_CORE=python, or a
+# text the core leaves to it) compiles them here (5 ms at start-up otherwise).
+
 # Shapes that start with a digit or a symbol. The guard lets the engine reject every other
 # position with one test; the number is parsed once and the unit after it decides the kind.
-_SYMBOL_LED = re.compile(
+_SYMBOL_LED = LazyPattern(
     r"(?=[\d$€£¥₹₩₽§])(?:"
     # Section references: "§ 8.22", "§4(b)".
     r"(?P<section>§§?\s*(?P<section_id>\d++(?:\.\d+)*+(?:\([a-z0-9]{1,4}\))*+)(?!\w))"
@@ -119,7 +123,7 @@ _WORD_LEAD = word_trie(
         *ORDINAL_WORDS,
     )
 )
-_WORD_LED = re.compile(
+_WORD_LED = LazyPattern(
     rf"\b(?={_WORD_LEAD})(?:"
     # "Section 8.10", "Sec. 4(b)".
     r"(?P<section>(?:sections?|sect?)\b\.?\s*"
@@ -150,7 +154,7 @@ _HEDGES: dict[str, Hedge] = {
     "nearly": "under", "almost": "under", "under": "under", "less than": "under",
     "below": "under", "up to": "under", "close to": "under",
 }  # fmt: skip
-_HEDGE = re.compile(
+_HEDGE = LazyPattern(
     r"(?:(?<!\w)(?P<word>"
     + "|".join(re.escape(word) for word in sorted(_HEDGES, key=len, reverse=True))
     + r"))\s*(?:just\s+)?\Z",
@@ -259,7 +263,7 @@ def _matches(text: str) -> Iterator[re.Match[str]]:
     """The matches of both patterns in order of start, skipping any inside an earlier one."""
     lowered = text.lower()
     if len(lowered) == len(text):  # every character lower-cased to one: same positions
-        symbol_led, word_led = _PATTERNS
+        symbol_led, word_led = (pattern.compiled for pattern in _PATTERNS)
     else:
         symbol_led, word_led = (pattern.compiled for pattern in _PATTERNS_ANY_CASE)
         lowered = text

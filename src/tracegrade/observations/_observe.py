@@ -8,7 +8,6 @@ from tracegrade.errors import UnreadableResultError
 from tracegrade.figures import result_text
 from tracegrade.observations._model import Document, Observations
 from tracegrade.observations._registry import decoders_for
-from tracegrade.observations._views import decode_file_view
 from tracegrade.traces import ToolCallFrame, ToolResultFrame
 
 if TYPE_CHECKING:
@@ -78,6 +77,9 @@ def observe(
             )
         found = _decode(result, tool, index, decoders, strict=strict)
         if found is None:  # lenient only: strict mode raised
+            # Imported here: only a lenient run with an unknown result shape gets this far.
+            from tracegrade.observations._views import decode_file_view  # noqa: PLC0415
+
             view = decode_file_view(result, tool, arguments.get(frame.id))
             found = None if view is None else list(view)
         if found is None:

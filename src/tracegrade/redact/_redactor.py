@@ -25,6 +25,8 @@ from tracegrade.redact._rules import (
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
+    from tracegrade._lazy_pattern import LazyPattern
+
 __all__ = ["Redaction", "Redactor"]
 
 
@@ -261,5 +263,5 @@ def _apply(rule: RedactionRule, text: str, lowered: str, kinds: list[str]) -> st
     return "".join(pieces)
 
 
-def _ignoring_case(pattern: re.Pattern[str]) -> re.Pattern[str]:
+def _ignoring_case(pattern: re.Pattern[str] | LazyPattern) -> re.Pattern[str]:
     return re.compile(pattern.pattern, pattern.flags | re.IGNORECASE)
