@@ -28,7 +28,8 @@ def test_the_tables_are_written_with_every_class(tables: ModuleType, tmp_path: P
     names = re.findall(r"pub static (\w+):", out.read_text(encoding="utf-8"))
     assert names == [
         "WORD", "SPACE", "DECIMAL", "DECIMAL_ZEROS", "ALPHA", "UPPER", "LOWER", "TITLE",
-        "FOLD", "SRE_CASED", "ASCII_KEY", "SRE_LOWER", "SRE_GROUP",
+        "FOLD", "SRE_CASED", "NORMAL", "COMBINING", "DECOMPOSE", "COMPOSE", "ASCII_KEY",
+        "SRE_LOWER", "SRE_GROUP",
     ]  # fmt: skip
 
 
