@@ -181,9 +181,9 @@ def _item(item: dict[str, Any], rollout: _Rollout, at: str) -> None:
         if frame is not None:
             rollout.frames.append(frame)
         return
-    frame = _tool_item(item, kind, rollout, at)
+    frame = _tool_item(item, kind, rollout, at)  # built placed too
     if frame is not None:
-        rollout.frames.append(placed(frame, at))
+        rollout.frames.append(frame)
 
 
 def _tool_item(item: dict[str, Any], kind: object, rollout: _Rollout, at: str) -> Frame | None:
@@ -199,12 +199,12 @@ def _tool_item(item: dict[str, Any], kind: object, rollout: _Rollout, at: str) -
         args = (
             parse_arguments(item.get("arguments")) if kind == "function_call" else item.get("input")
         )
-        return ledger.call(_call_id(item, name, at), tool, args)
+        return ledger.call(_call_id(item, name, at), tool, args, origin=at)
     if kind == "local_shell_call":
-        return ledger.call(_call_id(item, name, at), "local_shell", item.get("action"))
+        return ledger.call(_call_id(item, name, at), "local_shell", item.get("action"), origin=at)
     if kind == "web_search_call":
         # Run by the API: no output item follows, the model read the pages itself.
-        return ledger.call(_call_id(item, name, at), "web_search", item.get("action"))
+        return ledger.call(_call_id(item, name, at), "web_search", item.get("action"), origin=at)
     if kind in ("function_call_output", "custom_tool_call_output"):
         return _output(item, rollout, at)
     if isinstance(kind, str) and (kind in _SKIPPED_ITEMS or kind not in _KNOWN_ITEMS):
@@ -237,7 +237,10 @@ def _output(item: dict[str, Any], rollout: _Rollout, at: str) -> Frame:
         ok = output.get("success") is not False
         output = output.get("content", output.get("content_items"))
     frame = rollout.ledger.result(
-        _call_id(item, rollout.name, at), ok=ok, result=_shell_text(result_value(output))
+        _call_id(item, rollout.name, at),
+        ok=ok,
+        result=_shell_text(result_value(output)),
+        origin=at,
     )
     if frame is None:
         raise TraceFormatError(
