@@ -237,10 +237,7 @@ def _output(item: dict[str, Any], rollout: _Rollout, at: str) -> Frame:
         ok = output.get("success") is not False
         output = output.get("content", output.get("content_items"))
     frame = rollout.ledger.result(
-        _call_id(item, rollout.name, at),
-        ok=ok,
-        result=_shell_text(result_value(output)),
-        origin=at,
+        _call_id(item, rollout.name, at), ok=ok, result=_shell_text(result_value(output))
     )
     if frame is None:
         raise TraceFormatError(
@@ -248,7 +245,7 @@ def _output(item: dict[str, Any], rollout: _Rollout, at: str) -> Frame:
             fix="give the output the call_id of the function_call it answers",
             path=rollout.name,
         )
-    return frame
+    return placed(frame, at)  # not origin=: an orphan result is placed too
 
 
 def _shell_text(value: Any) -> Any:  # noqa: ANN401 - any JSON value
