@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from tracegrade._text import is_blank
 from tracegrade.errors import TraceFormatError
 from tracegrade.traces._anthropic import tool_result_frame, tool_use_frame
-from tracegrade.traces._model import AssistantFrame, SystemFrame, UserFrame
+from tracegrade.traces._model import AssistantFrame, SystemFrame, UserFrame, text_frame
 from tracegrade.traces._pairing import CallLedger
 from tracegrade.traces._placing import text_or_none
 from tracegrade.traces._reading import (
@@ -235,9 +235,9 @@ def _assistant(message: dict[str, Any], thread: _Thread, name: str, at: str) -> 
         if kind == "text":
             text = _text(block, name, here)
             if synthetic:
-                frames.append(SystemFrame(content=text, origin=here))  # not the model's words
+                frames.append(text_frame(SystemFrame, text, here))  # not the model's words
             elif text:
-                frames.append(AssistantFrame(content=text, origin=here))
+                frames.append(text_frame(AssistantFrame, text, here))
         elif kind in ("tool_use", "server_tool_use"):
             frames.append(tool_use_frame(block, name, here, thread.ledger))
         elif kind.endswith("tool_result"):
@@ -262,14 +262,14 @@ def _user(
         if kind == "text":
             text = _text(block, name, here)
             if injected_line:
-                frames.append(SystemFrame(content=text, origin=here))
+                frames.append(text_frame(SystemFrame, text, here))
             else:
                 frames.extend(_split_injected(text, here))
         elif kind.endswith("tool_result"):
             output, reminders = _without_reminders(block)
             frames.append(tool_result_frame(output, name, here, thread.ledger))
             if reminders:
-                frames.append(SystemFrame(content="\n".join(reminders), origin=here))
+                frames.append(text_frame(SystemFrame, "\n".join(reminders), here))
         elif kind not in _SKIPPED_BLOCKS:
             raise _unknown_block(kind, name, here)
 
@@ -343,14 +343,14 @@ def _find_open(text: str, at: int) -> int:
 def _split_injected(text: str, here: str) -> list[Frame]:
     """A user turn's text: the harness's tagged insertions as ``system``, the rest as the human."""
     if "<" not in text and _INTERRUPTED not in text:  # nothing _INJECTED could match
-        return [UserFrame(content=text, origin=here)]
+        return [text_frame(UserFrame, text, here)]
     injected = [m.group(0).strip() for m in _INJECTED.finditer(text)]
     human = _INJECTED.sub("", text)
     frames: list[Frame] = []
     if injected:
-        frames.append(SystemFrame(content="\n".join(injected), origin=here))
+        frames.append(text_frame(SystemFrame, "\n".join(injected), here))
     if not is_blank(human) or not injected:
-        frames.append(UserFrame(content=human.strip() if injected else text, origin=here))
+        frames.append(text_frame(UserFrame, human.strip() if injected else text, here))
     return frames
 
 
