@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from tracegrade.errors import TraceFormatError
-from tracegrade.traces._model import AssistantFrame, SystemFrame, UserFrame
+from tracegrade.traces._model import AssistantFrame, SystemFrame, UserFrame, text_frame
 from tracegrade.traces._openai import result_value
 from tracegrade.traces._pairing import CallLedger
 from tracegrade.traces._placing import placed, text_or_none
@@ -288,13 +288,13 @@ def _message(item: dict[str, Any], name: str, at: str) -> Frame | None:
             path=name,
         )
     if role == "assistant":
-        return AssistantFrame(content=text, origin=at) if text else None
+        return text_frame(AssistantFrame, text, at) if text else None
     if role in ("developer", "system"):
-        return SystemFrame(content=text, origin=at)
+        return text_frame(SystemFrame, text, at)
     if role == "user":
         if text.lstrip().startswith(_INJECTED_PREFIXES):
-            return SystemFrame(content=text, origin=at)  # Codex's own context, not the human
-        return UserFrame(content=text, origin=at)
+            return text_frame(SystemFrame, text, at)  # Codex's own context, not the human
+        return text_frame(UserFrame, text, at)
     shown = "no 'role'" if role is None else f"unknown role {role!r}"
     raise TraceFormatError(
         f"{at}: {shown}", fix="a message's role is one of: user, assistant, developer", path=name

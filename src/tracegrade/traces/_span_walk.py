@@ -19,7 +19,7 @@ import orjson
 from tracegrade._text import is_blank
 from tracegrade.errors import TraceFormatError
 from tracegrade.traces._limits import MAX_DEPTH
-from tracegrade.traces._model import AssistantFrame, SystemFrame, UserFrame
+from tracegrade.traces._model import AssistantFrame, SystemFrame, UserFrame, text_frame
 from tracegrade.traces._pairing import CallLedger
 from tracegrade.traces._reading import build_trace, parse_arguments, trace_stem
 from tracegrade.traces._spans import load_span_lines, load_spans
@@ -172,12 +172,12 @@ class _Walk:
         origin = message.origin
         if message.role == "system":
             if not is_blank(message.text):
-                self.frames.append(SystemFrame(content=message.text, origin=origin))
+                self.frames.append(text_frame(SystemFrame, message.text, origin))
         elif message.role == "user":
             if not is_blank(message.text) or not message.calls:
-                self.frames.append(UserFrame(content=message.text, origin=origin))
+                self.frames.append(text_frame(UserFrame, message.text, origin))
         elif message.role == "assistant" and not is_blank(message.text):
-            self.frames.append(AssistantFrame(content=message.text, origin=origin))
+            self.frames.append(text_frame(AssistantFrame, message.text, origin))
         for call in message.calls:
             # A call in an output is new; a call in a re-sent history is new only once.
             if not announced and call.id and call.id in self.called:
