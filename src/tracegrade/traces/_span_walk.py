@@ -358,7 +358,7 @@ def spans_trace(group: SpanGroup, convention: Convention, name: str) -> Trace:
         metadata["models"] = models
     if tokens[2]:
         metadata["usage"] = {"input_tokens": tokens[0], "output_tokens": tokens[1]}
-    trace = build_trace(
+    return build_trace(
         trace_id=group.trace_id,
         frames=frames,
         ledger=walk.ledger,
@@ -366,8 +366,8 @@ def spans_trace(group: SpanGroup, convention: Convention, name: str) -> Trace:
         where=f"trace {group.trace_id}",
         model=models[0] if models else None,
         metadata=metadata,
+        task=task,  # given, not copied in after: a copy per trace
     )
-    return trace.model_copy(update={"task": task}) if task else trace
 
 
 def read_span_file(data: bytes, name: str, convention: Callable[[], Convention]) -> Iterator[Trace]:
