@@ -269,3 +269,16 @@ _NAME_PIECES = st.sampled_from(
 def test_the_quick_name_test_agrees_with_sensitive_name(name: str) -> None:
     assert names_a_credential([name]) is (sensitive_name(name) is not None)
     assert names_a_credential(["call-1", name], ("call-1",)) is True
+
+
+def test_a_narrowed_redactor_kept_for_reuse_answers_for_its_own_triggers_and_keys() -> None:
+    # narrowed_to keeps each redactor it makes (one per trace read): the next trace must get
+    # the one for its own triggers and keys, never the last one made.
+    redactor = Redactor()
+    trigger = next(t for rule in redactor.rules for t in rule.triggers)
+    assert not redactor.narrowed_to(set(), ["api_key"]).idle  # a credential's name
+    assert redactor.narrowed_to(set(), ["path"]).idle
+    assert not redactor.narrowed_to({trigger}, ["path"]).idle  # a rule may match
+    assert redactor.narrowed_to(set(), ["path"]).idle
+    assert not redactor.narrowed_to(set()).idle  # keys unknown: a key may name one
+    assert redactor.narrowed_to(set(), ["path"]) is redactor.narrowed_to(set(), ["path"])
