@@ -337,10 +337,8 @@ def spans_trace(group: SpanGroup, convention: Convention, name: str) -> Trace:
         for root in roots:
             visit(root)
     finally:
-        # visit calls itself through this list: emptied, nothing holds it, and the trace's
-        # spans, messages and walk are freed on return. As a closure over its own name, the
-        # cycle left them all for the collector to find (a tenth of reading item 8's AI SDK
-        # spans, a trace of ten spans each).
+        # visit calls itself through this list, emptied here: as a closure over its own name it
+        # was a cycle, leaving each trace's spans and messages to the collector (item 8 ai-sdk).
         visitor.clear()
     frames = walk.frames
     task = _add_root_text(frames, roots[0] if roots else None, convention)
