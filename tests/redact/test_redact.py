@@ -286,3 +286,16 @@ def test_every_packaged_rule_compiles() -> None:
         for pattern in (rule.pattern, rule.beside):
             if pattern is not None:
                 assert re.compile(pattern.pattern, pattern.flags).groups >= rule.group, rule.kind
+
+
+def test_a_narrowed_redactor_kept_for_reuse_answers_for_its_own_triggers_and_keys() -> None:
+    # narrowed_to keeps each redactor it makes (one per trace read): the next trace must get
+    # the one for its own triggers and keys, never the last one made.
+    redactor = Redactor()
+    trigger = next(t for rule in redactor.rules for t in rule.triggers)
+    assert not redactor.narrowed_to(set(), ["api_key"]).idle  # a credential's name
+    assert redactor.narrowed_to(set(), ["path"]).idle
+    assert not redactor.narrowed_to({trigger}, ["path"]).idle  # a rule may match
+    assert redactor.narrowed_to(set(), ["path"]).idle
+    assert not redactor.narrowed_to(set()).idle  # keys unknown: a key may name one
+    assert redactor.narrowed_to(set(), ["path"]) is redactor.narrowed_to(set(), ["path"])

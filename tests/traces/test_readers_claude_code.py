@@ -265,3 +265,24 @@ def test_a_reminder_after_many_other_tags_is_still_found() -> None:
     output = trace.frames[1]
     assert isinstance(output, ToolResultFrame)
     assert output.result == html
+
+
+def test_calls_and_results_are_placed_an_orphan_result_too() -> None:
+    # The ledger builds calls with their origin; a result naming no call it knows (an orphan)
+    # is built without one, and must still point back at its block.
+    call = {"type": "tool_use", "id": "t1", "name": "Bash", "input": {}}
+    results = [
+        {"type": "tool_result", "tool_use_id": "t1", "content": "ok"},
+        {"type": "tool_result", "tool_use_id": "t9", "content": "lost"},
+    ]
+    lines = [
+        {"type": "assistant", "message": {"role": "assistant", "content": [call]}},
+        {"type": "user", "message": {"role": "user", "content": results}},
+    ]
+    data = b"\n".join(orjson.dumps(line) for line in lines)
+    (trace,) = read_traces(data, format_name="claude-code")
+    assert [(f.type, f.origin) for f in trace.frames] == [
+        ("tool_call", "line 1, block 0"),
+        ("tool_result", "line 2, block 0"),
+        ("tool_result", "line 2, block 1"),
+    ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import orjson
 import pytest
 
 from tests.helpers.readers import READER_FIXTURES, format_error
@@ -128,3 +129,30 @@ def test_malformed_lines(data: bytes, expected: str) -> None:
     with pytest.raises(TraceFormatError) as caught:
         list(read_trace(data, format_name="codex").frames)
     assert expected in str(caught.value)
+
+
+def test_calls_and_results_are_placed_an_orphan_result_too() -> None:
+    # The ledger builds calls with their origin; a result naming no call it knows (an orphan)
+    # is built without one, and must still point back at its line.
+    lines = [
+        {"type": "response_item", "payload": {"type": "message", "role": "user", "content": "Go"}},
+        {
+            "type": "response_item",
+            "payload": {
+                "type": "function_call",
+                "name": "shell",
+                "arguments": "{}",
+                "call_id": "a",
+            },
+        },
+        {"type": "response_item", "payload": {"type": "function_call_output", "call_id": "a"}},
+        {"type": "response_item", "payload": {"type": "function_call_output", "call_id": "zz"}},
+    ]
+    data = b"\n".join(orjson.dumps(line) for line in lines)
+    trace = read_trace(data, format_name="codex")
+    assert [(f.type, f.origin) for f in trace.frames] == [
+        ("user", "line 1"),
+        ("tool_call", "line 2"),
+        ("tool_result", "line 3"),
+        ("tool_result", "line 4"),
+    ]

@@ -63,6 +63,9 @@ def _child(path: str, key: str | int) -> str:
     return f"{path}.{key}" if path else key
 
 
+_NARROWED_KEPT = 64  # narrowed redactors kept per redactor (a trace with new triggers adds one)
+
+
 class Redactor:
     """Secrets replaced by the packaged rules and any added ones.
 
@@ -72,7 +75,7 @@ class Redactor:
             case-insensitively), beside those :func:`sensitive_name` knows.
     """
 
-    __slots__ = ("_names", "_names_absent", "_rules", "_triggers")
+    __slots__ = ("_names", "_names_absent", "_narrowed", "_rules", "_triggers")
 
     def __init__(
         self, rules: Iterable[RedactionRule] = PACKAGED_RULES, *, names: Iterable[str] = ()
@@ -82,6 +85,9 @@ class Redactor:
         self._names_absent = False  # unknown: a key anywhere may name a credential
         # Each trigger is looked for once per text, whichever rules share it.
         self._triggers = tuple(sorted({t for rule in self._rules for t in rule.triggers}))
+        # narrowed_to's redactors by (triggers present, no key names a credential): read_traces
+        # narrows once per trace, and most traces hold the same few triggers.
+        self._narrowed: dict[tuple[frozenset[str], bool | None], Redactor] = {}
 
     def with_rules(self, rules: Iterable[RedactionRule], *, names: Iterable[str] = ()) -> Redactor:
         """A redactor with these rules and names added after this one's."""
@@ -107,11 +113,18 @@ class Redactor:
             present: The :attr:`triggers` that the texts it will be given hold (lower-cased).
             keys: As for :meth:`narrowed`.
         """
+        absent = None if keys is None else not names_a_credential(keys, self._names)
+        known = (frozenset(present), absent)
+        narrowed = self._narrowed.get(known)
+        if narrowed is not None:
+            return narrowed  # a redactor is never changed once narrowed: one serves all
         rules = [r for r in self._rules if not r.triggers or not present.isdisjoint(r.triggers)]
         narrowed = Redactor(rules)
         narrowed._names = self._names
-        if keys is not None:
-            narrowed._names_absent = not names_a_credential(keys, self._names)
+        if absent is not None:
+            narrowed._names_absent = absent
+        if len(self._narrowed) < _NARROWED_KEPT:
+            self._narrowed[known] = narrowed
         return narrowed
 
     @property

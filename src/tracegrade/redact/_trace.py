@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any
 from tracegrade.redact._scan import scan_values
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from tracegrade.redact._redactor import Redaction, Redactor
     from tracegrade.traces._model import Trace
 
@@ -23,15 +25,27 @@ REDACTIONS_KEY = "redactions"
 
 # The fields of a frame that hold text or values a secret could be in.
 _FRAME_FIELDS = ("content", "args", "result", "artifact", "summary")
+_FIELDS_OF: dict[type[BaseModel], tuple[str, ...]] = {}  # frame type -> its _FRAME_FIELDS
+
+
+def _fields_of(kind: type[BaseModel]) -> tuple[str, ...]:
+    """Which of :data:`_FRAME_FIELDS` a frame type has, in that order (asked once per type)."""
+    names = _FIELDS_OF.get(kind)
+    if names is None:
+        names = _FIELDS_OF[kind] = tuple(n for n in _FRAME_FIELDS if n in kind.model_fields)
+    return names
 
 
 def _values(trace: Trace) -> list[Any]:
     """Every value of the trace that redaction walks: the task, frame fields, metadata."""
     values: list[Any] = [trace.task]
     append = values.append
+    known = _FIELDS_OF
     for frame in trace.frames:
+        # Only the fields its type has: a user frame is one lookup, not five.
+        names = known.get(type(frame)) or _fields_of(type(frame))
         fields = frame.__dict__  # the model's own values (getattr of a missing one is slow)
-        for name in _FRAME_FIELDS:
+        for name in names:
             value = fields.get(name)
             if value is not None:
                 append(value)
@@ -57,9 +71,7 @@ def redact_trace(trace: Trace, redactor: Redactor) -> Trace:
     frames = list(trace.frames)
     for index, frame in enumerate(frames):
         changes: dict[str, Any] = {}
-        for name in _FRAME_FIELDS:
-            if name not in type(frame).model_fields:
-                continue
+        for name in _fields_of(type(frame)):
             new, made = redactor.value(getattr(frame, name), name, frame=index)
             if made:
                 changes[name] = new

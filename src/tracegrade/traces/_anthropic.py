@@ -252,8 +252,7 @@ def tool_use_frame(block: dict[str, Any], name: str, here: str, ledger: CallLedg
             fix=_FIX,
             path=name,
         )
-    frame = ledger.call(call_id, tool, block.get("input"))
-    return placed(frame, here)
+    return ledger.call(call_id, tool, block.get("input"), origin=here)
 
 
 def tool_result_frame(block: dict[str, Any], name: str, here: str, ledger: CallLedger) -> Frame:
@@ -288,4 +287,4 @@ def tool_result_frame(block: dict[str, Any], name: str, here: str, ledger: CallL
             fix="give the tool_result the tool_use_id of the call it answers",
             path=name,
         )
-    return placed(frame, here)
+    return placed(frame, here)  # not origin=: an orphan result is placed too

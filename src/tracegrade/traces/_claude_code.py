@@ -16,10 +16,10 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from tracegrade._text import is_blank
 from tracegrade.errors import TraceFormatError
 from tracegrade.traces._anthropic import tool_result_frame, tool_use_frame
-from tracegrade.traces._model import AssistantFrame, SystemFrame, UserFrame
+from tracegrade.traces._claude_code_injected import split_injected, without_reminders
+from tracegrade.traces._model import AssistantFrame, SystemFrame, text_frame
 from tracegrade.traces._pairing import CallLedger
 from tracegrade.traces._placing import text_or_none
 from tracegrade.traces._reading import (
@@ -48,28 +48,6 @@ _SIGNATURE = re.compile(
 _MESSAGE_LINES = ("user", "assistant")  # a tuple: a line's type may be any JSON value
 _SKIPPED_BLOCKS = frozenset({"image", "document", "search_result", "container_upload"})
 _THINKING = frozenset({"thinking", "redacted_thinking"})
-# Text Claude Code itself writes into user turns: reminders, slash commands and their output,
-# the user's own `!` shell commands and their output, interruption notes.
-_INJECTED_TAGS = (
-    "system-reminder",
-    "command-name",
-    "command-message",
-    "command-args",
-    "local-command-stdout",
-    "local-command-stderr",
-    "local-command-caveat",
-    "bash-input",
-    "bash-stdout",
-    "bash-stderr",
-    "user-prompt-submit-hook",
-)
-_INTERRUPTED = "[Request interrupted by user"
-_INJECTED = re.compile(
-    r"<(" + "|".join(_INJECTED_TAGS) + r")>.*?</\1>\s*|" + re.escape(_INTERRUPTED) + r"[^\]]*\]\s*",
-    re.DOTALL,
-)
-_OPEN, _CLOSE = "<system-reminder>", "</system-reminder>"
-_LOOKS = 8  # '<' characters tried one by one before a text is searched for the whole tag
 _INFO = (  # line key -> metadata key
     ("sessionId", "session_id"),
     ("session_id", "session_id"),  # the `claude -p --output-format stream-json` lines
@@ -235,9 +213,9 @@ def _assistant(message: dict[str, Any], thread: _Thread, name: str, at: str) -> 
         if kind == "text":
             text = _text(block, name, here)
             if synthetic:
-                frames.append(SystemFrame(content=text, origin=here))  # not the model's words
+                frames.append(text_frame(SystemFrame, text, here))  # not the model's words
             elif text:
-                frames.append(AssistantFrame(content=text, origin=here))
+                frames.append(text_frame(AssistantFrame, text, here))
         elif kind in ("tool_use", "server_tool_use"):
             frames.append(tool_use_frame(block, name, here, thread.ledger))
         elif kind.endswith("tool_result"):
@@ -262,96 +240,16 @@ def _user(
         if kind == "text":
             text = _text(block, name, here)
             if injected_line:
-                frames.append(SystemFrame(content=text, origin=here))
+                frames.append(text_frame(SystemFrame, text, here))
             else:
-                frames.extend(_split_injected(text, here))
+                frames.extend(split_injected(text, here))
         elif kind.endswith("tool_result"):
-            output, reminders = _without_reminders(block)
+            output, reminders = without_reminders(block)
             frames.append(tool_result_frame(output, name, here, thread.ledger))
             if reminders:
-                frames.append(SystemFrame(content="\n".join(reminders), origin=here))
+                frames.append(text_frame(SystemFrame, "\n".join(reminders), here))
         elif kind not in _SKIPPED_BLOCKS:
             raise _unknown_block(kind, name, here)
-
-
-def _without_reminders(block: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
-    """A tool_result block without the ``<system-reminder>`` Claude Code appends to its text.
-
-    Claude Code adds reminders to what a tool returned (after a file read, say); the tool
-    did not return them, so they are not evidence.
-    """
-    content = block.get("content")
-    if isinstance(content, str):  # most results: no closure, no list of parts
-        kept, reminders = _cut_reminders(content)
-        return ({**block, "content": kept} if reminders else block), reminders
-    reminders = []
-
-    def strip(text: str) -> str:
-        kept, found = _cut_reminders(text)
-        reminders.extend(found)
-        return kept
-
-    if isinstance(content, list) and any(
-        isinstance(p, dict) and _OPEN in str(p.get("text", "")) for p in content
-    ):
-        parts = [
-            {**p, "text": strip(p["text"])}
-            if isinstance(p, dict) and isinstance(p.get("text"), str)
-            else p
-            for p in content
-        ]
-        return {**block, "content": parts}, reminders
-    return block, reminders
-
-
-def _cut_reminders(text: str) -> tuple[str, list[str]]:
-    """``text`` without its reminders (and the white space before each), and the reminders.
-
-    Found with ``str.find``: a regular expression scanning every 3 KB result for them cost
-    half of reading a session.
-    """
-    kept: list[str] = []
-    found: list[str] = []
-    at = 0
-    while (start := _find_open(text, at)) != -1 and (end := text.find(_CLOSE, start)) != -1:
-        end += len(_CLOSE)
-        kept.append(text[at:start].rstrip())
-        found.append(text[start:end])
-        at = end
-    if not found:
-        return text, found
-    if len(kept) == 1:  # one reminder, usually last: str + "" is the str, not a copy
-        return kept[0] + text[at:], found
-    kept.append(text[at:])
-    return "".join(kept), found
-
-
-def _find_open(text: str, at: int) -> int:
-    """``text.find(_OPEN, at)``, found through its ``<`` characters while they are few.
-
-    ``str.find`` of one character is a memchr, ten times as fast on a 3 KB result as the
-    search for the whole tag; a text full of ``<`` (HTML, code) goes to that search.
-    """
-    start = text.find("<", at)
-    for _ in range(_LOOKS):
-        if start == -1 or text.startswith(_OPEN, start):
-            return start
-        start = text.find("<", start + 1)
-    return text.find(_OPEN, start) if start != -1 else -1
-
-
-def _split_injected(text: str, here: str) -> list[Frame]:
-    """A user turn's text: the harness's tagged insertions as ``system``, the rest as the human."""
-    if "<" not in text and _INTERRUPTED not in text:  # nothing _INJECTED could match
-        return [UserFrame(content=text, origin=here)]
-    injected = [m.group(0).strip() for m in _INJECTED.finditer(text)]
-    human = _INJECTED.sub("", text)
-    frames: list[Frame] = []
-    if injected:
-        frames.append(SystemFrame(content="\n".join(injected), origin=here))
-    if not is_blank(human) or not injected:
-        frames.append(UserFrame(content=human.strip() if injected else text, origin=here))
-    return frames
 
 
 def _text(block: dict[str, Any], name: str, here: str) -> str:

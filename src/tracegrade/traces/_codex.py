@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from tracegrade.errors import TraceFormatError
-from tracegrade.traces._model import AssistantFrame, SystemFrame, UserFrame
+from tracegrade.traces._model import AssistantFrame, SystemFrame, UserFrame, text_frame
 from tracegrade.traces._openai import result_value
 from tracegrade.traces._pairing import CallLedger
 from tracegrade.traces._placing import placed, text_or_none
@@ -181,9 +181,9 @@ def _item(item: dict[str, Any], rollout: _Rollout, at: str) -> None:
         if frame is not None:
             rollout.frames.append(frame)
         return
-    frame = _tool_item(item, kind, rollout, at)
+    frame = _tool_item(item, kind, rollout, at)  # built placed too
     if frame is not None:
-        rollout.frames.append(placed(frame, at))
+        rollout.frames.append(frame)
 
 
 def _tool_item(item: dict[str, Any], kind: object, rollout: _Rollout, at: str) -> Frame | None:
@@ -199,12 +199,12 @@ def _tool_item(item: dict[str, Any], kind: object, rollout: _Rollout, at: str) -
         args = (
             parse_arguments(item.get("arguments")) if kind == "function_call" else item.get("input")
         )
-        return ledger.call(_call_id(item, name, at), tool, args)
+        return ledger.call(_call_id(item, name, at), tool, args, origin=at)
     if kind == "local_shell_call":
-        return ledger.call(_call_id(item, name, at), "local_shell", item.get("action"))
+        return ledger.call(_call_id(item, name, at), "local_shell", item.get("action"), origin=at)
     if kind == "web_search_call":
         # Run by the API: no output item follows, the model read the pages itself.
-        return ledger.call(_call_id(item, name, at), "web_search", item.get("action"))
+        return ledger.call(_call_id(item, name, at), "web_search", item.get("action"), origin=at)
     if kind in ("function_call_output", "custom_tool_call_output"):
         return _output(item, rollout, at)
     if isinstance(kind, str) and (kind in _SKIPPED_ITEMS or kind not in _KNOWN_ITEMS):
@@ -245,7 +245,7 @@ def _output(item: dict[str, Any], rollout: _Rollout, at: str) -> Frame:
             fix="give the output the call_id of the function_call it answers",
             path=rollout.name,
         )
-    return frame
+    return placed(frame, at)  # not origin=: an orphan result is placed too
 
 
 def _shell_text(value: Any) -> Any:  # noqa: ANN401 - any JSON value
@@ -288,13 +288,13 @@ def _message(item: dict[str, Any], name: str, at: str) -> Frame | None:
             path=name,
         )
     if role == "assistant":
-        return AssistantFrame(content=text, origin=at) if text else None
+        return text_frame(AssistantFrame, text, at) if text else None
     if role in ("developer", "system"):
-        return SystemFrame(content=text, origin=at)
+        return text_frame(SystemFrame, text, at)
     if role == "user":
         if text.lstrip().startswith(_INJECTED_PREFIXES):
-            return SystemFrame(content=text, origin=at)  # Codex's own context, not the human
-        return UserFrame(content=text, origin=at)
+            return text_frame(SystemFrame, text, at)  # Codex's own context, not the human
+        return text_frame(UserFrame, text, at)
     shown = "no 'role'" if role is None else f"unknown role {role!r}"
     raise TraceFormatError(
         f"{at}: {shown}", fix="a message's role is one of: user, assistant, developer", path=name

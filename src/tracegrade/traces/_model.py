@@ -6,7 +6,7 @@ The frame union and its rules follow the native trace format (docs/formats/nativ
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -35,6 +35,7 @@ __all__ = [
     "ToolResultFrame",
     "Trace",
     "UserFrame",
+    "text_frame",
 ]
 
 Outcome = Literal["success", "failure", "partial"]
@@ -147,6 +148,22 @@ _FRAME_TYPES = frozenset(
      ApprovalFrame}
 )  # fmt: skip
 _BUILT = object()  # context key: the frames are instances a reader built (see built_frames)
+
+_Text = TypeVar("_Text", SystemFrame, UserFrame, AssistantFrame)
+_NEW_TEXT: dict[type[BaseModel], Any] = {
+    kind: kind.__pydantic_validator__.validate_python
+    for kind in (SystemFrame, UserFrame, AssistantFrame)
+}
+
+
+def text_frame(kind: type[_Text], content: str, origin: str) -> _Text:
+    """``kind(content=content, origin=origin)``, built by its validator directly.
+
+    The same frame, validated the same way, without the call through the class and
+    ``BaseModel.__init__`` (a fifth of building one; readers build one or more a line).
+    """
+    frame: _Text = _NEW_TEXT[kind]({"content": content, "origin": origin})
+    return frame
 
 
 def built_frames() -> dict[object, bool]:

@@ -26,6 +26,12 @@ class _Call:
     answered: bool = False
 
 
+# The frames' validators, called with the fields: what ``ToolCallFrame(**fields)`` runs, without
+# the call through the class and ``BaseModel.__init__`` (a fifth of building a frame).
+_NEW_CALL = ToolCallFrame.__pydantic_validator__.validate_python
+_NEW_RESULT = ToolResultFrame.__pydantic_validator__.validate_python
+
+
 @dataclass(slots=True)
 class CallLedger:
     """The calls of one run so far, in order, and which of them have a result.
@@ -37,9 +43,8 @@ class CallLedger:
 
     renamed: dict[str, str | None] = field(default_factory=dict)
     _calls: list[_Call] = field(default_factory=list)
-    _by_source: dict[str, list[_Call]] = field(default_factory=dict)
+    _by_source: dict[str, list[_Call]] = field(default_factory=dict)  # its calls so far, per id
     _used: set[str] = field(default_factory=set)
-    _seen: dict[str, int] = field(default_factory=dict)  # calls so far per source id
     _first_open: int = 0  # every call before this index has a result
 
     def call(
@@ -54,30 +59,37 @@ class CallLedger:
 
         ``origin``, when given, is set as the frame is built (not placed() after it).
         """
-        if source_id:
-            count = self._seen.get(source_id, 0) + 1
-            self._seen[source_id] = count
-            frame_id = source_id if count == 1 else f"{source_id}#{count}"
+        used = self._used
+        same = self._by_source.get(source_id) if source_id else None
+        if source_id and same is None and source_id not in used:  # most calls: a new id
+            frame_id = source_id
+            call = _Call(source_id, frame_id)
+            self._by_source[source_id] = [call]
         else:
-            count = len(self._calls) + 1
-            frame_id = f"call-{count}"
-        while frame_id in self._used:
-            count += 1
-            frame_id = f"{source_id}#{count}" if source_id else f"call-{count}"
-        if frame_id != source_id:
-            self.renamed[frame_id] = source_id or None
-        self._used.add(frame_id)
-        call = _Call(source_id or None, frame_id)
-        self._calls.append(call)
-        if source_id:
-            same = self._by_source.get(source_id)
-            if same is None:
-                self._by_source[source_id] = [call]
+            if source_id:
+                count = 1 if same is None else len(same) + 1
+                frame_id = source_id if count == 1 else f"{source_id}#{count}"
             else:
-                same.append(call)
+                count = len(self._calls) + 1
+                frame_id = f"call-{count}"
+            while frame_id in used:
+                count += 1
+                frame_id = f"{source_id}#{count}" if source_id else f"call-{count}"
+            if frame_id != source_id:
+                self.renamed[frame_id] = source_id or None
+            call = _Call(source_id or None, frame_id)
+            if source_id:
+                if same is None:
+                    self._by_source[source_id] = [call]
+                else:
+                    same.append(call)
+        used.add(frame_id)
+        self._calls.append(call)
+        fields = {"id": frame_id, "name": name, "args": args}
         if origin is not None:
-            return ToolCallFrame(id=frame_id, name=name, args=args, origin=origin)
-        return ToolCallFrame(id=frame_id, name=name, args=args)
+            fields["origin"] = origin
+        frame: ToolCallFrame = _NEW_CALL(fields)
+        return frame
 
     def result(
         self,
@@ -99,22 +111,26 @@ class CallLedger:
         """
         if source_id:
             same = self._by_source.get(source_id)
-            if same is None:
-                return ToolResultFrame(id=source_id, ok=ok, result=result, artifact=artifact)
+            if same is None:  # no call had this id: an orphan, kept as it is
+                orphan: ToolResultFrame = _NEW_RESULT(
+                    {"id": source_id, "ok": ok, "result": result, "artifact": artifact}
+                )
+                return orphan
             target = same[-1]
             for call in same:
                 if not call.answered:
                     target = call
                     break
         else:
-            while self._first_open < len(self._calls) and self._calls[self._first_open].answered:
+            calls = self._calls
+            while self._first_open < len(calls) and calls[self._first_open].answered:
                 self._first_open += 1
-            if self._first_open == len(self._calls):
+            if self._first_open == len(calls):
                 return None
-            target = self._calls[self._first_open]
+            target = calls[self._first_open]
         target.answered = True
+        fields = {"id": target.frame_id, "ok": ok, "result": result, "artifact": artifact}
         if origin is not None:
-            return ToolResultFrame(
-                id=target.frame_id, ok=ok, result=result, artifact=artifact, origin=origin
-            )
-        return ToolResultFrame(id=target.frame_id, ok=ok, result=result, artifact=artifact)
+            fields["origin"] = origin
+        frame: ToolResultFrame = _NEW_RESULT(fields)
+        return frame

@@ -149,8 +149,9 @@ def build_trace(
     model: str | None = None,
     outcome: str | None = None,
     metadata: dict[str, Any] | None = None,
+    task: str | None = None,
 ) -> Trace:
-    """Assemble and validate a trace; its task is the first non-blank user message.
+    """Assemble and validate a trace; its task is ``task``, else the first non-blank user message.
 
     Raises:
         TraceFormatError: The run has no frames, or a field is invalid.
@@ -161,10 +162,11 @@ def build_trace(
             fix="a run needs at least one message; remove the empty run",
             path=name,
         )
-    task = next(
-        (f.content for f in frames if isinstance(f, UserFrame) and not is_blank(f.content)),
-        NO_TASK,
-    )
+    if not task:
+        task = next(
+            (f.content for f in frames if isinstance(f, UserFrame) and not is_blank(f.content)),
+            NO_TASK,
+        )
     extra = dict(metadata or {})
     if ledger.renamed:
         extra["renamed_call_ids"] = dict(ledger.renamed)

@@ -19,7 +19,7 @@ import orjson
 from tracegrade._text import is_blank
 from tracegrade.errors import TraceFormatError
 from tracegrade.traces._limits import MAX_DEPTH
-from tracegrade.traces._model import AssistantFrame, SystemFrame, UserFrame
+from tracegrade.traces._model import AssistantFrame, SystemFrame, UserFrame, text_frame
 from tracegrade.traces._pairing import CallLedger
 from tracegrade.traces._reading import build_trace, parse_arguments, trace_stem
 from tracegrade.traces._spans import load_span_lines, load_spans
@@ -172,12 +172,12 @@ class _Walk:
         origin = message.origin
         if message.role == "system":
             if not is_blank(message.text):
-                self.frames.append(SystemFrame(content=message.text, origin=origin))
+                self.frames.append(text_frame(SystemFrame, message.text, origin))
         elif message.role == "user":
             if not is_blank(message.text) or not message.calls:
-                self.frames.append(UserFrame(content=message.text, origin=origin))
+                self.frames.append(text_frame(UserFrame, message.text, origin))
         elif message.role == "assistant" and not is_blank(message.text):
-            self.frames.append(AssistantFrame(content=message.text, origin=origin))
+            self.frames.append(text_frame(AssistantFrame, message.text, origin))
         for call in message.calls:
             # A call in an output is new; a call in a re-sent history is new only once.
             if not announced and call.id and call.id in self.called:
@@ -316,7 +316,7 @@ def spans_trace(group: SpanGroup, convention: Convention, name: str) -> Trace:
     def visit(span: Span) -> None:
         role = roles[id(span)]
         if role == "tool":
-            walk.tool_span(span, children.get(span.span_id, []), visit)
+            walk.tool_span(span, children.get(span.span_id, []), visitor[0])
             return
         if role == "llm":
             walk.conversation(*said[id(span)])
@@ -329,11 +329,17 @@ def spans_trace(group: SpanGroup, convention: Convention, name: str) -> Trace:
                 tokens[1] += used[1] or 0
                 tokens[2] += 1
         for child in children.get(span.span_id, []):
-            visit(child)
+            visitor[0](child)
 
+    visitor: list[Callable[[Span], None]] = [visit]
     roots = children.get(None, [])
-    for root in roots:
-        visit(root)
+    try:
+        for root in roots:
+            visit(root)
+    finally:
+        # visit calls itself through this list, emptied here: as a closure over its own name it
+        # was a cycle, leaving each trace's spans and messages to the collector (item 8 ai-sdk).
+        visitor.clear()
     frames = walk.frames
     task = _add_root_text(frames, roots[0] if roots else None, convention)
     metadata: dict[str, Any] = {"spans": len(spans)}
@@ -350,7 +356,7 @@ def spans_trace(group: SpanGroup, convention: Convention, name: str) -> Trace:
         metadata["models"] = models
     if tokens[2]:
         metadata["usage"] = {"input_tokens": tokens[0], "output_tokens": tokens[1]}
-    trace = build_trace(
+    return build_trace(
         trace_id=group.trace_id,
         frames=frames,
         ledger=walk.ledger,
@@ -358,8 +364,8 @@ def spans_trace(group: SpanGroup, convention: Convention, name: str) -> Trace:
         where=f"trace {group.trace_id}",
         model=models[0] if models else None,
         metadata=metadata,
+        task=task,  # given, not copied in after: a copy per trace
     )
-    return trace.model_copy(update={"task": task}) if task else trace
 
 
 def read_span_file(data: bytes, name: str, convention: Callable[[], Convention]) -> Iterator[Trace]:
