@@ -30,7 +30,7 @@ pub fn collapse(text: &str) -> String {
     if text.is_ascii() {
         // The same set, byte by byte: JavaScript's ASCII whitespace is \t \n \v \f \r and space.
         let words = text
-            .split(|c: char| matches!(c, '\t' | '\n' | '\x0b' | '\x0c' | '\r' | ' '))
+            .split(['\t', '\n', '\x0b', '\x0c', '\r', ' '])
             .filter(|word| !word.is_empty());
         for word in words {
             if !out.is_empty() {
