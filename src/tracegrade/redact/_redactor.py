@@ -112,6 +112,10 @@ class Redactor:
             narrowed._names_absent = not names_a_credential(keys, self._names)
         return narrowed
 
+    def names_a_credential(self, keys: Iterable[str]) -> bool:
+        """Whether any of these keys names a credential (its whole value is then replaced)."""
+        return names_a_credential(keys, self._names)
+
     @property
     def triggers(self) -> tuple[str, ...]:
         """Every rule's triggers, once each (lower-case literals), sorted."""

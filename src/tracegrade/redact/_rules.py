@@ -25,6 +25,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
 __all__ = [
+    "ACCEPT_NAMES",
+    "NOT_VALUES",
     "PACKAGED_RULES",
     "RedactionRule",
     "names_a_credential",
@@ -110,11 +112,23 @@ def _basic_credentials(text: str) -> bool:
     return ":" in decoded and decoded.isprintable()
 
 
-_NOT_VALUES = frozenset({"none", "null", "true", "false", "undefined", "redacted", "xxx", "***"})
+NOT_VALUES = frozenset({"none", "null", "true", "false", "undefined", "redacted", "xxx", "***"})
+"""Values a ``name=value`` pair holds that are placeholders, not secrets (lower case)."""
 
 
 def _pair_value(text: str) -> bool:
-    return len(text) >= 4 and text.lower() not in _NOT_VALUES
+    return len(text) >= 4 and text.lower() not in NOT_VALUES
+
+
+ACCEPT_NAMES: dict[Callable[[str], bool], str] = {
+    _has_digit: "digit",
+    _mixed: "mixed",
+    _bearer_token: "bearer",
+    _basic_credentials: "basic",
+    _pair_value: "pair-value",
+}
+"""The packaged ``accept`` tests by the name the compiled core knows them by (its port,
+rust/src/native/redaction_rules.rs); the core lets any other test accept every match."""
 
 
 def _rule(

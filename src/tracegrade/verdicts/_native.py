@@ -17,6 +17,7 @@ from tracegrade._engine import CoreBuildError, compiled_core
 from tracegrade.figures._find import compiled_extractor
 from tracegrade.observations import only_built_in_decoders
 from tracegrade.redact import redact_trace
+from tracegrade.redact._rules import ACCEPT_NAMES, NOT_VALUES
 from tracegrade.traces import parse_native_trace
 from tracegrade.verdicts._grade import NO_QUESTION, grade
 from tracegrade.verdicts._model import Grade
@@ -24,11 +25,11 @@ from tracegrade.verdicts._model import Grade
 if TYPE_CHECKING:
     from types import ModuleType
 
-    from tracegrade._core import ClaimScanner, FigureExtractor
+    from tracegrade._core import ClaimScanner, FigureExtractor, RedactionPatterns
     from tracegrade.claims import Question
     from tracegrade.redact import Redactor
 
-__all__ = ["compiled_grade", "grade_native"]
+__all__ = ["compiled_grade", "grade_native", "redaction_patterns"]
 
 
 def compiled_grade(
@@ -51,17 +52,38 @@ def compiled_grade(
     asked = NO_QUESTION if question is None else question
     facts = [(fact.id, fact.text) for fact in asked.facts]
     plain = (asked.id, facts, asked.truth_file, asked.tell)
-    triggers = None if redactor is None else list(redactor.triggers)
+    patterns = None if redactor is None else redaction_patterns(core, redactor)
     auto = auto or question is None
-    answer = core.grade_native(data, plain, auto, extractor, scanner, triggers)
+    # With patterns, None also when one of the rules could change a text of the trace.
+    answer = core.grade_native(data, plain, auto, extractor, scanner, patterns)
     if answer is None:
         return None
-    values, (present, keys) = answer
-    if redactor is not None and triggers is not None:
-        narrowed = redactor.narrowed_to({triggers[index] for index in present}, keys)
-        if not narrowed.idle:  # a secret may be there: the reference redacts, then grades
-            return None
+    values, keys = answer
+    if redactor is not None and redactor.names_a_credential(keys):
+        return None  # a key's whole value would be redacted: the reference does it
     return Grade.model_validate(values)
+
+
+@functools.lru_cache(maxsize=8)  # once per redactor: a run grades with one
+def redaction_patterns(core: ModuleType, redactor: Redactor) -> RedactionPatterns:
+    """The redactor's rules compiled by the core, to tell whether they change a trace."""
+    rules = [
+        (
+            rule.kind,
+            rule.pattern.pattern,
+            rule.pattern.flags,
+            rule.fold,
+            list(rule.triggers),
+            rule.group,
+            None if rule.accept is None else ACCEPT_NAMES.get(rule.accept, "unknown"),
+            None if rule.beside is None else (rule.beside.pattern, rule.beside.flags),
+            rule.bounded,
+            rule.after,
+        )
+        for rule in redactor.rules
+    ]
+    patterns: RedactionPatterns = core.RedactionPatterns(rules, sorted(NOT_VALUES))
+    return patterns
 
 
 @functools.cache  # once per core: built from the reference's patterns and word lists
