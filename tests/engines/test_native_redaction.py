@@ -61,7 +61,8 @@ def _declined(data: bytes, redactor: Redactor, patterns: RedactionPatterns) -> b
     extractor, scanner = compiled_extractor(), compiled_scanner()
     assert extractor is not None
     assert scanner is not None
-    plain = (NO_QUESTION.id, [], NO_QUESTION.truth_file, NO_QUESTION.tell)
+    facts: list[tuple[str, str]] = []
+    plain = (NO_QUESTION.id, facts, NO_QUESTION.truth_file, NO_QUESTION.tell)
     answer = _core.grade_native(data, plain, True, extractor, scanner, patterns)
     return answer is None or redactor.names_a_credential(answer[1])
 

@@ -94,6 +94,9 @@ pub fn check(trace: &Trace<'_>, rules: &Rules) -> Result<(Option<String>, Vec<St
         .filter(|&(index, _)| present.get(index).copied().unwrap_or(false))
         .map(|(index, trigger)| (index, trigger.as_str()))
         .collect();
+    if searched.is_empty() && !rules.some_always_run() {
+        return Ok((None, scan.keys)); // no rule runs on any text
+    }
     let mut in_text = vec![false; rules.triggers.len()];
     let mut lowered = String::new();
     let mut kind = None;

@@ -281,6 +281,11 @@ impl Rules {
         (self.rules.len(), missing)
     }
 
+    /// Whether some rule has no trigger, so runs on every text.
+    pub fn some_always_run(&self) -> bool {
+        self.rules.iter().any(|rule| rule.triggers.is_empty())
+    }
+
     fn accepts(&self, accept: Accept, secret: &str) -> bool {
         let length = secret.chars().count();
         match accept {
