@@ -23,9 +23,11 @@ from tests.helpers.engines import engine
 from tests.redact.test_redact import ALL_KINDS, ORDINARY
 from tracegrade import _core
 from tracegrade.claims._scan_core import compiled_scanner
+from tracegrade.errors import TracegradeError
 from tracegrade.figures._find import compiled_extractor
 from tracegrade.redact import Redactor, redact_trace, user_rule
-from tracegrade.traces import default_redactor, parse_native_trace
+from tracegrade.redact._trace import _values
+from tracegrade.traces import default_redactor, parse_native_trace, read_traces
 from tracegrade.verdicts import NO_QUESTION, compiled_grade, grade, grade_native
 from tracegrade.verdicts._native import redaction_patterns
 
@@ -201,3 +203,70 @@ def _strings(value: Any) -> list[str]:
         return [value]
     items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else []
     return [text for item in items for text in _strings(item)]
+
+
+def _texts_of_fixtures() -> list[str]:
+    """Every string redaction reads in the fixture traces and the corpus (unredacted)."""
+    from tests.redact.test_engines import _files  # noqa: PLC0415 - the same files it reads
+
+    texts: set[str] = set()
+    for path in _files():
+        try:
+            traces = list(read_traces(path, redactor=Redactor(())))[:40]
+        except TracegradeError:
+            continue
+        for trace in traces:
+            texts.update(_strings(orjson.loads(orjson.dumps(_values(trace), default=str))))
+    return sorted(texts)
+
+
+def test_every_text_of_the_fixtures_and_corpus_is_declined_when_redaction_changes_it() -> None:
+    redactor = default_redactor()
+    patterns = redaction_patterns(_core, redactor)
+    found = _texts_of_fixtures()
+    assert len(found) >= 1000
+    # The fixtures hold no secret: each kind is put into some of their texts too.
+    planted = [
+        f"{text[:300]}\n{secret}" for text in found[::50] for secret, _ in ALL_KINDS.values()
+    ]
+    texts = found + planted
+    changed = declined = 0
+    for text in texts:
+        frames = [call("c1", "f", {}), result("c1", False, {"ok": False, "e": text}), user("x")]
+        raw = {"id": "r", "commit": "v1", "model": "m", "task": "t", "outcome": "success"}
+        data = orjson.dumps({**raw, "tokens": [0] * 3, "frames": frames})
+        why = patterns.declines(data)
+        assert why != "unread", text[:80]
+        declined += why is not None
+        if redactor.text(text)[1]:
+            changed += 1
+            assert why is not None, text[:200]
+    assert changed >= len(planted)
+    assert declined <= changed + len(texts) // 100, (declined, changed, len(texts))
+
+
+_NAMES = st.sampled_from(["q", "headers", "Authorization", "api_key", "max_tokens", "env", "url"])
+_VALUES = st.recursive(
+    st.one_of(_TEXTS, st.integers(-(2**40), 2**40), st.booleans(), st.none()),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(_NAMES, inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_VALUES, _VALUES, st.sampled_from(sorted(REDACTORS)))
+def test_any_arguments_and_failed_result_are_graded_as_redacted(
+    args: Any,
+    error: Any,
+    which: str,
+) -> None:
+    frames = [
+        user("go"),
+        call("c1", "fetch", args),
+        result("c1", False, {"ok": False, "error": error}),
+        assistant("done"),
+    ]
+    raw = {"id": "r", "commit": "v1", "model": "m", "task": "t", "outcome": "success"}
+    _check(orjson.dumps({**raw, "tokens": [0] * 4, "frames": frames}), REDACTORS[which])
