@@ -31,8 +31,10 @@ pub struct PyRedactionPatterns {
 
 #[pymethods]
 impl PyRedactionPatterns {
+    /// `key_parts`: only keys holding one of these (lower-cased) are returned; `None`: all.
     #[new]
-    fn new(rules: Vec<RuleTuple>, not_values: Vec<String>) -> Self {
+    #[pyo3(signature = (rules, not_values, key_parts = None))]
+    fn new(rules: Vec<RuleTuple>, not_values: Vec<String>, key_parts: Option<Vec<String>>) -> Self {
         let specs = rules
             .into_iter()
             .map(
@@ -53,7 +55,7 @@ impl PyRedactionPatterns {
             )
             .collect();
         Self {
-            inner: Rules::new(specs, not_values),
+            inner: Rules::new(specs, not_values, key_parts),
         }
     }
 
@@ -74,10 +76,7 @@ impl PyRedactionPatterns {
             let Ok(run) = trace::validate(&parsed) else {
                 return Some("unread".to_string());
             };
-            match check(&run, &self.inner) {
-                Ok((kind, _)) => kind,
-                Err(_) => Some("unread".to_string()),
-            }
+            check(&run, &self.inner).0
         })
     }
 }

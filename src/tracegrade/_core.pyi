@@ -106,6 +106,7 @@ class RedactionPatterns:
             ]
         ],
         not_values: list[str],
+        key_parts: list[str] | None = None,
     ) -> None: ...
     @property
     def counts(self) -> tuple[int, int]: ...

@@ -111,6 +111,13 @@ def test_a_project_pattern_and_name_send_the_trace_to_the_reference() -> None:
     assert _check(orjson.dumps(named), default_redactor())
 
 
+@pytest.mark.parametrize("key", ["Authorization", "api_\u212aey", "X-CSRF-Token", "password"])
+def test_a_key_naming_a_credential_sends_the_trace_to_the_reference(key: str) -> None:
+    named = orjson.loads(_native("x", "task"))
+    named["frames"][1]["args"]["env"] = {key: "v4lue"}
+    assert not _check(orjson.dumps(named), default_redactor())
+
+
 def test_a_pattern_the_core_cannot_compile_may_match_wherever_it_runs() -> None:
     lenient = Redactor().with_rules([user_rule("emp", r"(?i)emp-\d+")])  # inline flags
     patterns = redaction_patterns(_core, lenient)

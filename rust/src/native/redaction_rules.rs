@@ -8,6 +8,8 @@
 //! spans), an `accept` test the core does not know, a non-ASCII character where the
 //! reference's Unicode test is not ported, a match that needs too deep a stack.
 
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+
 use crate::chars::is_alnum;
 use crate::figures::matcher::Pattern;
 use crate::lower::lower;
@@ -86,6 +88,14 @@ pub struct Rules {
     rules: Vec<Rule>,
     /// Every rule's triggers, once each.
     pub triggers: Vec<String>,
+    /// Finds them, ASCII letters in any case (`None`: no trigger can be found).
+    finder: Option<AhoCorasick>,
+    /// Indices into `triggers` of the finder's patterns.
+    found_as: Vec<usize>,
+    /// Some rule has no trigger, so runs on every text.
+    always: bool,
+    /// Finds the parts a key must hold to be kept (`None`: every key is kept).
+    key_parts: Option<AhoCorasick>,
     /// Values `_pair_value` refuses, lower-cased.
     not_values: Vec<String>,
 }
@@ -233,14 +243,18 @@ fn basic(text: &str) -> bool {
 }
 
 impl Rules {
-    pub fn new(specs: Vec<RuleSpec>, not_values: Vec<String>) -> Self {
+    pub fn new(
+        specs: Vec<RuleSpec>,
+        not_values: Vec<String>,
+        key_parts: Option<Vec<String>>,
+    ) -> Self {
         let mut triggers: Vec<String> = specs
             .iter()
             .flat_map(|spec| spec.triggers.iter().cloned())
             .collect();
         triggers.sort();
         triggers.dedup();
-        let rules = specs
+        let rules: Vec<Rule> = specs
             .into_iter()
             .map(|spec| {
                 let (pattern, exact) = match compiled(&spec.source, spec.flags) {
@@ -268,9 +282,35 @@ impl Rules {
                 }
             })
             .collect();
+        // A trigger with an ASCII capital is never in a lower-cased text (as in Python).
+        let found_as: Vec<usize> = (0..triggers.len())
+            .filter(|&index| {
+                triggers
+                    .get(index)
+                    .is_some_and(|t| !t.bytes().any(|b| b.is_ascii_uppercase()))
+            })
+            .collect();
+        let finder = AhoCorasickBuilder::new()
+            .match_kind(MatchKind::Standard)
+            .ascii_case_insensitive(true)
+            .build(found_as.iter().filter_map(|&index| triggers.get(index)))
+            .ok()
+            .filter(|_| !found_as.is_empty());
+        let always = rules.iter().any(|rule| rule.triggers.is_empty());
+        // Case-blind: an ASCII key's lower case is the ASCII one (others are lowered first).
+        let key_parts = key_parts.and_then(|parts| {
+            AhoCorasickBuilder::new()
+                .ascii_case_insensitive(true)
+                .build(parts)
+                .ok()
+        });
         Self {
             rules,
             triggers,
+            finder,
+            found_as,
+            always,
+            key_parts,
             not_values: not_values.iter().map(|value| lower(value)).collect(),
         }
     }
@@ -284,6 +324,33 @@ impl Rules {
     /// Whether some rule has no trigger, so runs on every text.
     pub fn some_always_run(&self) -> bool {
         self.rules.iter().any(|rule| rule.triggers.is_empty())
+    }
+
+    /// Whether the caller needs `key` to tell whether it names a credential.
+    pub fn keeps_key(&self, key: &str) -> bool {
+        match &self.key_parts {
+            None => true,
+            Some(parts) if key.is_ascii() => parts.is_match(key),
+            Some(parts) => parts.is_match(&lower(key)),
+        }
+    }
+
+    /// Mark in `present` the triggers `text` holds, where `text` is lower-cased or ASCII
+    /// (found case-blind, so as in its lower case); whether any rule runs on it.
+    pub fn find_triggers(&self, text: &str, present: &mut [bool]) -> bool {
+        present.fill(false);
+        let mut any = false;
+        if let Some(finder) = &self.finder {
+            for hit in finder.find_overlapping_iter(text) {
+                if let Some(&index) = self.found_as.get(hit.pattern().as_usize()) {
+                    if let Some(slot) = present.get_mut(index) {
+                        *slot = true;
+                        any = true;
+                    }
+                }
+            }
+        }
+        any || self.always
     }
 
     fn accepts(&self, accept: Accept, secret: &str) -> bool {
@@ -398,12 +465,9 @@ mod tests {
 
     fn changes(rules: &Rules, text: &str) -> bool {
         let lowered = crate::lower::lower(text);
-        let present: Vec<bool> = rules
-            .triggers
-            .iter()
-            .map(|t| lowered.contains(t.as_str()))
-            .collect();
-        rules.changing(text, &lowered, &present).is_some()
+        let mut present = vec![false; rules.triggers.len()];
+        rules.find_triggers(&lowered, &mut present)
+            && rules.changing(text, &lowered, &present).is_some()
     }
 
     #[test]
@@ -423,7 +487,7 @@ mod tests {
 
     #[test]
     fn a_rule_runs_only_on_a_text_with_its_trigger() {
-        let rules = Rules::new(vec![spec("sk-[a-z]{3}", 0, &["sk-"])], Vec::new());
+        let rules = Rules::new(vec![spec("sk-[a-z]{3}", 0, &["sk-"])], Vec::new(), None);
         assert!(changes(&rules, "key sk-abc"));
         assert!(!changes(&rules, "key sk-ab"));
         assert!(!changes(&rules, "key SK-abc")); // the pattern is case-sensitive
@@ -431,7 +495,7 @@ mod tests {
 
     #[test]
     fn a_pattern_the_matcher_cannot_compile_may_match_where_it_runs() {
-        let rules = Rules::new(vec![spec(r"(?i)x\d", 0, &["x"])], Vec::new());
+        let rules = Rules::new(vec![spec(r"(?i)x\d", 0, &["x"])], Vec::new(), None);
         assert_eq!(rules.counts(), (1, 1));
         assert!(changes(&rules, "x"));
         assert!(!changes(&rules, "y"));
@@ -442,6 +506,7 @@ mod tests {
         let rules = Rules::new(
             vec![spec("^cookie: (\\S+)", 8 | 32, &["cookie"])],
             Vec::new(),
+            None,
         );
         assert!(changes(&rules, "a\ncookie: x"));
         assert!(!changes(&rules, "a cookie: x"));
@@ -454,12 +519,21 @@ mod tests {
         pair.accept = Accept::PairValue;
         pair.bounded = true;
         pair.after = "_.-".into();
-        let rules = Rules::new(vec![pair], vec!["none".into()]);
+        let rules = Rules::new(vec![pair], vec!["none".into()], None);
         assert!(changes(&rules, "token = abcd"));
         assert!(!changes(&rules, "token = abc"));
         assert!(!changes(&rules, "token = None"));
         assert!(!changes(&rules, "max_token = abcd"));
         assert!(changes(&rules, "max_token=1 token = abcd"));
+    }
+
+    #[test]
+    fn only_keys_holding_a_part_are_kept_lowered_as_python_does() {
+        let rules = Rules::new(Vec::new(), Vec::new(), Some(vec!["key".into()]));
+        assert!(rules.keeps_key("API_KEY"));
+        assert!(rules.keeps_key("\u{212a}ey")); // KELVIN SIGN lower-cases to "k"
+        assert!(!rules.keeps_key("tokens"));
+        assert!(Rules::new(Vec::new(), Vec::new(), None).keeps_key("tokens"));
     }
 
     #[test]

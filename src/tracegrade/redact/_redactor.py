@@ -117,6 +117,11 @@ class Redactor:
         return names_a_credential(keys, self._names)
 
     @property
+    def names(self) -> tuple[str, ...]:
+        """The names added beside those :func:`sensitive_name` knows (lower case)."""
+        return self._names
+
+    @property
     def triggers(self) -> tuple[str, ...]:
         """Every rule's triggers, once each (lower-case literals), sorted."""
         return self._triggers

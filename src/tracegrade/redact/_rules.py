@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ACCEPT_NAMES",
+    "NAME_PARTS",
     "NOT_VALUES",
     "PACKAGED_RULES",
     "RedactionRule",
@@ -300,7 +301,9 @@ _SENSITIVE_NAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 
 
 # Every name a packaged pattern above takes holds one of these once lower-cased.
-_NAME_PARTS = re.compile(r"authorization|cookie|key|passw|secret|token")
+NAME_PARTS = ("authorization", "cookie", "key", "passw", "secret", "token")
+"""Every name a packaged pattern above takes holds one of these once lower-cased."""
+_NAME_PARTS = re.compile("|".join(NAME_PARTS))
 
 
 def names_a_credential(names: Iterable[str], extra: tuple[str, ...] = ()) -> bool:

@@ -17,7 +17,7 @@ from tracegrade._engine import CoreBuildError, compiled_core
 from tracegrade.figures._find import compiled_extractor
 from tracegrade.observations import only_built_in_decoders
 from tracegrade.redact import redact_trace
-from tracegrade.redact._rules import ACCEPT_NAMES, NOT_VALUES
+from tracegrade.redact._rules import ACCEPT_NAMES, NAME_PARTS, NOT_VALUES
 from tracegrade.traces import parse_native_trace
 from tracegrade.verdicts._grade import NO_QUESTION, grade
 from tracegrade.verdicts._model import Grade
@@ -59,7 +59,7 @@ def compiled_grade(
     if answer is None:
         return None
     values, keys = answer
-    if redactor is not None and redactor.names_a_credential(keys):
+    if redactor is not None and keys and redactor.names_a_credential(keys):
         return None  # a key's whole value would be redacted: the reference does it
     return Grade.model_validate(values)
 
@@ -82,7 +82,9 @@ def redaction_patterns(core: ModuleType, redactor: Redactor) -> RedactionPattern
         )
         for rule in redactor.rules
     ]
-    patterns: RedactionPatterns = core.RedactionPatterns(rules, sorted(NOT_VALUES))
+    # Only keys holding a part of a credential's name can name one, unless names are added.
+    parts = None if redactor.names else list(NAME_PARTS)
+    patterns: RedactionPatterns = core.RedactionPatterns(rules, sorted(NOT_VALUES), parts)
     return patterns
 
 
