@@ -23,20 +23,15 @@ struct Checker<'r> {
 impl Checker<'_> {
     /// One text; `true` once a rule could change it (the walk then stops).
     fn text(&mut self, text: &str) -> bool {
-        let ascii = text.is_ascii();
-        if !ascii {
-            self.lowered.clear();
-            lower_into(text, &mut self.lowered);
-        }
-        // An ASCII text's lower case is the ASCII one: its triggers are found case-blind.
-        let searched = if ascii { text } else { &self.lowered };
-        if !self.rules.find_triggers(searched, &mut self.in_text) {
-            return false; // no rule runs on it
-        }
-        if ascii {
-            self.lowered.clear();
+        self.lowered.clear();
+        if text.is_ascii() {
             self.lowered.push_str(text);
             self.lowered.make_ascii_lowercase();
+        } else {
+            lower_into(text, &mut self.lowered);
+        }
+        if !self.rules.find_triggers(&self.lowered, &mut self.in_text) {
+            return false; // no rule runs on it
         }
         self.kind = self
             .rules

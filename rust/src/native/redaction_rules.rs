@@ -8,7 +8,7 @@
 //! spans), an `accept` test the core does not know, a non-ASCII character where the
 //! reference's Unicode test is not ported, a match that needs too deep a stack.
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, Input, MatchKind};
 
 use crate::chars::is_alnum;
 use crate::figures::matcher::Pattern;
@@ -88,10 +88,13 @@ pub struct Rules {
     rules: Vec<Rule>,
     /// Every rule's triggers, once each.
     pub triggers: Vec<String>,
-    /// Finds them, ASCII letters in any case (`None`: no trigger can be found).
+    /// Finds where one of them starts in a lower-cased text (`None`: none can be found).
     finder: Option<AhoCorasick>,
-    /// Indices into `triggers` of the finder's patterns.
+    /// Indices into `triggers` of the finder's patterns, and the patterns.
     found_as: Vec<usize>,
+    needles: Vec<Vec<u8>>,
+    /// Indices of empty triggers, in every text (as `"" in text` in Python).
+    empty: Vec<usize>,
     /// Some rule has no trigger, so runs on every text.
     always: bool,
     /// Finds the parts a key must hold to be kept (`None`: every key is kept).
@@ -287,15 +290,24 @@ impl Rules {
             .filter(|&index| {
                 triggers
                     .get(index)
-                    .is_some_and(|t| !t.bytes().any(|b| b.is_ascii_uppercase()))
+                    .is_some_and(|t| !t.is_empty() && !t.bytes().any(|b| b.is_ascii_uppercase()))
             })
             .collect();
+        let needles: Vec<Vec<u8>> = found_as
+            .iter()
+            .filter_map(|&index| triggers.get(index))
+            .map(|t| t.as_bytes().to_vec())
+            .collect();
+        let empty = (0..triggers.len())
+            .filter(|&index| triggers.get(index).is_some_and(String::is_empty))
+            .collect();
+        // Leftmost-first, so the search skips ahead with a prefilter (an overlapping search
+        // cannot): every needle starting where one is found is then checked there.
         let finder = AhoCorasickBuilder::new()
-            .match_kind(MatchKind::Standard)
-            .ascii_case_insensitive(true)
-            .build(found_as.iter().filter_map(|&index| triggers.get(index)))
+            .match_kind(MatchKind::LeftmostFirst)
+            .build(&needles)
             .ok()
-            .filter(|_| !found_as.is_empty());
+            .filter(|_| !needles.is_empty());
         let always = rules.iter().any(|rule| rule.triggers.is_empty());
         // Case-blind: an ASCII key's lower case is the ASCII one (others are lowered first).
         let key_parts = key_parts.and_then(|parts| {
@@ -309,6 +321,8 @@ impl Rules {
             triggers,
             finder,
             found_as,
+            needles,
+            empty,
             always,
             key_parts,
             not_values: not_values.iter().map(|value| lower(value)).collect(),
@@ -335,20 +349,36 @@ impl Rules {
         }
     }
 
-    /// Mark in `present` the triggers `text` holds, where `text` is lower-cased or ASCII
-    /// (found case-blind, so as in its lower case); whether any rule runs on it.
-    pub fn find_triggers(&self, text: &str, present: &mut [bool]) -> bool {
+    /// Mark in `present` the triggers the lower-cased text `lowered` holds; whether any
+    /// rule runs on it.
+    pub fn find_triggers(&self, lowered: &str, present: &mut [bool]) -> bool {
         present.fill(false);
         let mut any = false;
-        if let Some(finder) = &self.finder {
-            for hit in finder.find_overlapping_iter(text) {
-                if let Some(&index) = self.found_as.get(hit.pattern().as_usize()) {
+        for &index in &self.empty {
+            if let Some(slot) = present.get_mut(index) {
+                *slot = true;
+                any = true;
+            }
+        }
+        let Some(finder) = &self.finder else {
+            return any || self.always;
+        };
+        let text = lowered.as_bytes();
+        let mut from = 0;
+        while from < text.len() {
+            let Some(hit) = finder.find(Input::new(text).span(from..text.len())) else {
+                break;
+            };
+            let rest = text.get(hit.start()..).unwrap_or_default();
+            for (&index, needle) in self.found_as.iter().zip(&self.needles) {
+                if rest.starts_with(needle) {
                     if let Some(slot) = present.get_mut(index) {
                         *slot = true;
                         any = true;
                     }
                 }
             }
+            from = hit.start() + 1;
         }
         any || self.always
     }
