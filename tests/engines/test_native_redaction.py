@@ -10,6 +10,7 @@ real trace without a secret and the generated benchmark traces stay on the fast 
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -25,7 +26,7 @@ from tracegrade import _core
 from tracegrade.claims._scan_core import compiled_scanner
 from tracegrade.errors import TracegradeError
 from tracegrade.figures._find import compiled_extractor
-from tracegrade.redact import Redactor, redact_trace, user_rule
+from tracegrade.redact import RedactionRule, Redactor, redact_trace, user_rule
 from tracegrade.redact._trace import _values
 from tracegrade.traces import default_redactor, parse_native_trace, read_traces
 from tracegrade.verdicts import NO_QUESTION, compiled_grade, grade, grade_native
@@ -125,6 +126,14 @@ def test_a_pattern_the_core_cannot_compile_may_match_wherever_it_runs() -> None:
     assert patterns.declines(_native("nothing secret", "task")) == "emp"
     assert not _check(_native("nothing secret", "task"), lenient)
     assert not _check(_native("see EMP-42", "user"), lenient)
+
+
+def test_an_accept_test_the_core_does_not_know_accepts_every_match() -> None:
+    never = RedactionRule("odd", re.compile(r"zz\d"), triggers=("zz",), accept=lambda _: False)
+    redactor = Redactor().with_rules([never])
+    assert redaction_patterns(_core, redactor).declines(_native("a zz1", "user")) == "odd"
+    assert not _check(_native("a zz1", "user"), redactor)  # the reference changes nothing
+    assert _check(_native("a zz", "user"), redactor)
 
 
 _PIECES = st.sampled_from(

@@ -300,7 +300,6 @@ _SENSITIVE_NAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 )
 
 
-# Every name a packaged pattern above takes holds one of these once lower-cased.
 NAME_PARTS = ("authorization", "cookie", "key", "passw", "secret", "token")
 """Every name a packaged pattern above takes holds one of these once lower-cased."""
 _NAME_PARTS = re.compile("|".join(NAME_PARTS))

@@ -23,6 +23,7 @@ from tracegrade.verdicts._grade import NO_QUESTION, grade
 from tracegrade.verdicts._model import Grade
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from types import ModuleType
 
     from tracegrade._core import ClaimScanner, FigureExtractor, RedactionPatterns
@@ -75,7 +76,7 @@ def redaction_patterns(core: ModuleType, redactor: Redactor) -> RedactionPattern
             rule.fold,
             list(rule.triggers),
             rule.group,
-            None if rule.accept is None else ACCEPT_NAMES.get(rule.accept, "unknown"),
+            _accept_name(rule.accept),
             None if rule.beside is None else (rule.beside.pattern, rule.beside.flags),
             rule.bounded,
             rule.after,
@@ -86,6 +87,13 @@ def redaction_patterns(core: ModuleType, redactor: Redactor) -> RedactionPattern
     parts = None if redactor.names else list(NAME_PARTS)
     patterns: RedactionPatterns = core.RedactionPatterns(rules, sorted(NOT_VALUES), parts)
     return patterns
+
+
+def _accept_name(accept: Callable[[str], bool] | None) -> str | None:
+    """The name the core knows a packaged ``accept`` test by; ``"unknown"``: it accepts all."""
+    if accept is None:
+        return None
+    return next((name for test, name in ACCEPT_NAMES.items() if test is accept), "unknown")
 
 
 @functools.cache  # once per core: built from the reference's patterns and word lists
