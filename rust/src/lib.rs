@@ -29,6 +29,7 @@ mod py_native_check;
 mod py_native_claims;
 mod py_native_figures;
 mod py_native_observe;
+mod py_native_redact;
 mod py_read;
 pub mod words;
 
@@ -120,5 +121,6 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     py_native_check::register(module)?;
     py_native_observe::register(module)?;
     py_native_claims::register(module)?;
+    py_native_redact::register(module)?;
     Ok(())
 }

@@ -9,6 +9,7 @@ use crate::native::observe::{LineNumber, Sighting};
 use crate::native::{Fallback, json, redaction, trace};
 use crate::py_claims::PyClaimScanner;
 use crate::py_figures::PyFigureExtractor;
+use crate::py_native_redact::PyRedactionPatterns;
 
 /// `(id, [(fact id, fact text)], truth_file, tell)`: a `tracegrade.claims.Question`.
 type QuestionTuple = (
@@ -102,14 +103,13 @@ fn grade_dict<'py>(py: Python<'py>, values: &GradeValues<'_>) -> PyResult<Bound<
     Ok(dict)
 }
 
-/// What the core found for redaction: the indices of the triggers present, and the keys.
-type RedactionFound = (Vec<usize>, Vec<String>);
-
-/// Grade a native trace's bytes against a question in one call: the grade's values and, when
-/// `triggers` are given, what redaction would read (see native/redaction.rs). `None` when
-/// the core leaves the trace to the reference (which grades it, or raises its own error).
+/// Grade a native trace's bytes against a question in one call: the grade's values and,
+/// with `redaction` (a redactor's rules), the trace's object keys, for the caller to check
+/// that none names a credential (see native/redaction.rs). `None` when the core leaves the
+/// trace to the reference (which grades it, or raises its own error), or when a rule could
+/// change one of its texts (the reference then grades the redacted trace).
 #[pyfunction]
-#[pyo3(signature = (data, question, auto, extractor, scanner, triggers = None))]
+#[pyo3(signature = (data, question, auto, extractor, scanner, redaction = None))]
 #[allow(clippy::too_many_arguments)]
 fn grade_native<'py>(
     py: Python<'py>,
@@ -118,8 +118,8 @@ fn grade_native<'py>(
     auto: bool,
     extractor: &PyFigureExtractor,
     scanner: &PyClaimScanner,
-    triggers: Option<Vec<String>>,
-) -> PyResult<Option<(Bound<'py, PyDict>, RedactionFound)>> {
+    redaction: Option<&PyRedactionPatterns>,
+) -> PyResult<Option<(Bound<'py, PyDict>, Vec<String>)>> {
     let (id, facts, truth_file, tell) = question;
     let question = Question {
         id,
@@ -133,18 +133,18 @@ fn grade_native<'py>(
     };
     let graded = py.detach(|| {
         let run = trace::validate(&parsed)?;
-        let found = match &triggers {
-            Some(needles) => match redaction::scan(&run, needles) {
-                Ok(scan) => (scan.present, scan.keys),
-                Err(_) => return Err(Fallback("a trigger the scan cannot search for")),
+        let keys = match redaction {
+            Some(patterns) => match redaction::check(&run, &patterns.inner) {
+                (None, keys) => keys,
+                (Some(_), _) => return Err(Fallback("redaction could change the trace")),
             },
-            None => (Vec::new(), Vec::new()),
+            None => Vec::new(),
         };
         let values = grade(&run, &question, auto, &extractor.inner, &scanner.lexicon)?;
-        Ok((values, found))
+        Ok((values, keys))
     });
     match graded {
-        Ok((values, found)) => Ok(Some((grade_dict(py, &values)?, found))),
+        Ok((values, keys)) => Ok(Some((grade_dict(py, &values)?, keys))),
         Err(_) => Ok(None),
     }
 }

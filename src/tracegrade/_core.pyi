@@ -85,8 +85,33 @@ def grade_native(
     auto: bool,
     extractor: FigureExtractor,
     scanner: ClaimScanner,
-    triggers: list[str] | None = None,
-) -> tuple[dict[str, object], tuple[list[int], list[str]]] | None: ...
+    redaction: RedactionPatterns | None = None,
+) -> tuple[dict[str, object], list[str]] | None: ...
+
+class RedactionPatterns:
+    def __init__(
+        self,
+        rules: list[
+            tuple[
+                str,
+                str,
+                int,
+                bool,
+                list[str],
+                int,
+                str | None,
+                tuple[str, int] | None,
+                bool,
+                str,
+            ]
+        ],
+        not_values: list[str],
+        key_parts: list[str] | None = None,
+    ) -> None: ...
+    @property
+    def counts(self) -> tuple[int, int]: ...
+    def declines(self, data: bytes) -> str | None: ...
+
 def native_answer_claims(
     answer: str, asked: list[str], extractor: FigureExtractor, scanner: ClaimScanner
 ) -> list[tuple[ClaimKind, str, str, int, int, tuple[str, ...], bool, bool]] | str: ...

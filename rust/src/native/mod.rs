@@ -16,7 +16,8 @@
 //!   them (`tracegrade.observations`).
 //! - figure_sources.rs: the figures' evidence over the frames (`FigureSources`,
 //!   `anchor_pattern`, `amount_values`).
-//! - redaction.rs: what redaction would read, for the caller to tell that it changes nothing.
+//! - redaction.rs, redaction_rules.rs: whether redaction could change the trace (its rules'
+//!   patterns over what it reads), for the caller to grade the redacted trace otherwise.
 //! - answer_claims.rs, answer_support.rs: the claims of the answer with no question, each
 //!   `given` or not, and their support (`extract_answer_claims`, `support_answer_claims`).
 //! - grade.rs: claims, support, provenance, the answer grade: the plain values of a `Grade`.
@@ -28,6 +29,7 @@ pub mod grade;
 pub mod json;
 pub mod observe;
 pub mod redaction;
+pub mod redaction_rules;
 pub mod run;
 pub mod trace;
 

@@ -127,6 +127,15 @@ class Redactor:
             self._narrowed[known] = narrowed
         return narrowed
 
+    def names_a_credential(self, keys: Iterable[str]) -> bool:
+        """Whether any of these keys names a credential (its whole value is then replaced)."""
+        return names_a_credential(keys, self._names)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The names added beside those :func:`sensitive_name` knows (lower case)."""
+        return self._names
+
     @property
     def triggers(self) -> tuple[str, ...]:
         """Every rule's triggers, once each (lower-case literals), sorted."""

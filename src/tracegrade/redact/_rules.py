@@ -27,6 +27,9 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
 __all__ = [
+    "ACCEPT_NAMES",
+    "NAME_PARTS",
+    "NOT_VALUES",
     "PACKAGED_RULES",
     "RedactionRule",
     "names_a_credential",
@@ -114,11 +117,23 @@ def _basic_credentials(text: str) -> bool:
     return ":" in decoded and decoded.isprintable()
 
 
-_NOT_VALUES = frozenset({"none", "null", "true", "false", "undefined", "redacted", "xxx", "***"})
+NOT_VALUES = frozenset({"none", "null", "true", "false", "undefined", "redacted", "xxx", "***"})
+"""Values a ``name=value`` pair holds that are placeholders, not secrets (lower case)."""
 
 
 def _pair_value(text: str) -> bool:
-    return len(text) >= 4 and text.lower() not in _NOT_VALUES
+    return len(text) >= 4 and text.lower() not in NOT_VALUES
+
+
+ACCEPT_NAMES: dict[Callable[[str], bool], str] = {
+    _has_digit: "digit",
+    _mixed: "mixed",
+    _bearer_token: "bearer",
+    _basic_credentials: "basic",
+    _pair_value: "pair-value",
+}
+"""The packaged ``accept`` tests by the name the compiled core knows them by (its port,
+rust/src/native/redaction_rules.rs); the core lets any other test accept every match."""
 
 
 def _rule(
@@ -289,8 +304,9 @@ _SENSITIVE_NAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 )
 
 
-# Every name a packaged pattern above takes holds one of these once lower-cased.
-_NAME_PARTS = re.compile(r"authorization|cookie|key|passw|secret|token")
+NAME_PARTS = ("authorization", "cookie", "key", "passw", "secret", "token")
+"""Every name a packaged pattern above takes holds one of these once lower-cased."""
+_NAME_PARTS = re.compile("|".join(NAME_PARTS))
 
 
 def names_a_credential(names: Iterable[str], extra: tuple[str, ...] = ()) -> bool:

@@ -17,18 +17,20 @@ from tracegrade._engine import CoreBuildError, compiled_core
 from tracegrade.figures._find import compiled_extractor
 from tracegrade.observations import only_built_in_decoders
 from tracegrade.redact import redact_trace
+from tracegrade.redact._rules import ACCEPT_NAMES, NAME_PARTS, NOT_VALUES
 from tracegrade.traces import parse_native_trace
 from tracegrade.verdicts._grade import NO_QUESTION, grade
 from tracegrade.verdicts._model import Grade
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from types import ModuleType
 
-    from tracegrade._core import ClaimScanner, FigureExtractor
+    from tracegrade._core import ClaimScanner, FigureExtractor, RedactionPatterns
     from tracegrade.claims import Question
     from tracegrade.redact import Redactor
 
-__all__ = ["compiled_grade", "grade_native"]
+__all__ = ["compiled_grade", "grade_native", "redaction_patterns"]
 
 
 def compiled_grade(
@@ -51,17 +53,47 @@ def compiled_grade(
     asked = NO_QUESTION if question is None else question
     facts = [(fact.id, fact.text) for fact in asked.facts]
     plain = (asked.id, facts, asked.truth_file, asked.tell)
-    triggers = None if redactor is None else list(redactor.triggers)
+    patterns = None if redactor is None else redaction_patterns(core, redactor)
     auto = auto or question is None
-    answer = core.grade_native(data, plain, auto, extractor, scanner, triggers)
+    # With patterns, None also when one of the rules could change a text of the trace.
+    answer = core.grade_native(data, plain, auto, extractor, scanner, patterns)
     if answer is None:
         return None
-    values, (present, keys) = answer
-    if redactor is not None and triggers is not None:
-        narrowed = redactor.narrowed_to({triggers[index] for index in present}, keys)
-        if not narrowed.idle:  # a secret may be there: the reference redacts, then grades
-            return None
+    values, keys = answer
+    if redactor is not None and keys and redactor.names_a_credential(keys):
+        return None  # a key's whole value would be redacted: the reference does it
     return Grade.model_validate(values)
+
+
+@functools.lru_cache(maxsize=8)  # once per redactor: a run grades with one
+def redaction_patterns(core: ModuleType, redactor: Redactor) -> RedactionPatterns:
+    """The redactor's rules compiled by the core, to tell whether they change a trace."""
+    rules = [
+        (
+            rule.kind,
+            rule.pattern.pattern,
+            rule.pattern.flags,
+            rule.fold,
+            list(rule.triggers),
+            rule.group,
+            _accept_name(rule.accept),
+            None if rule.beside is None else (rule.beside.pattern, rule.beside.flags),
+            rule.bounded,
+            rule.after,
+        )
+        for rule in redactor.rules
+    ]
+    # Only keys holding a part of a credential's name can name one, unless names are added.
+    parts = None if redactor.names else list(NAME_PARTS)
+    patterns: RedactionPatterns = core.RedactionPatterns(rules, sorted(NOT_VALUES), parts)
+    return patterns
+
+
+def _accept_name(accept: Callable[[str], bool] | None) -> str | None:
+    """The name the core knows a packaged ``accept`` test by; ``"unknown"``: it accepts all."""
+    if accept is None:
+        return None
+    return next((name for test, name in ACCEPT_NAMES.items() if test is accept), "unknown")
 
 
 @functools.cache  # once per core: built from the reference's patterns and word lists

@@ -1,0 +1,575 @@
+//! The redaction rules (`tracegrade.redact._rules.RedactionRule`) compiled for one question:
+//! could a rule change this text? (`Redactor.text`, `_apply`).
+//!
+//! The answer may be "yes" where the reference changes nothing (the core then leaves the
+//! trace to the reference, which redacts and grades it), never "no" where it changes
+//! something. So whatever is not ported exactly counts as a match: a pattern the matcher
+//! cannot compile, a lazy quantifier (run greedy: the same texts hold a match, at other
+//! spans), an `accept` test the core does not know, a non-ASCII character where the
+//! reference's Unicode test is not ported, a match that needs too deep a stack.
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, Input, MatchKind};
+
+use crate::chars::is_alnum;
+use crate::figures::matcher::Pattern;
+use crate::lower::lower;
+
+const IGNORECASE: u32 = 2;
+const MULTILINE: u32 = 8;
+const UNICODE: u32 = 32;
+
+/// The further test of a found secret (`RedactionRule.accept`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Accept {
+    /// None, or one the core does not know: every match is a secret.
+    Any,
+    /// `_has_digit`.
+    Digit,
+    /// `_mixed`: an upper- and a lower-case letter and a digit.
+    Mixed,
+    /// `_bearer_token`: 8 characters or more, and a digit or 24 characters.
+    Bearer,
+    /// `_basic_credentials`: base64 of `user:password`.
+    Basic,
+    /// `_pair_value`: 4 characters or more, and not a placeholder (`none`, `xxx`).
+    PairValue,
+}
+
+impl Accept {
+    pub fn named(name: Option<&str>) -> Self {
+        match name {
+            Some("digit") => Self::Digit,
+            Some("mixed") => Self::Mixed,
+            Some("bearer") => Self::Bearer,
+            Some("basic") => Self::Basic,
+            Some("pair-value") => Self::PairValue,
+            _ => Self::Any,
+        }
+    }
+}
+
+/// What the caller knows of one rule, as the reference holds it.
+#[derive(Debug, Clone)]
+pub struct RuleSpec {
+    pub kind: String,
+    /// The Python pattern's source and flags (`re.Pattern.pattern`, `.flags`).
+    pub source: String,
+    pub flags: u32,
+    pub fold: bool,
+    pub triggers: Vec<String>,
+    pub group: usize,
+    pub accept: Accept,
+    pub beside: Option<(String, u32)>,
+    pub bounded: bool,
+    pub after: String,
+}
+
+#[derive(Debug)]
+struct Rule {
+    kind: String,
+    /// `None`: not compiled, so it may match any text it runs on.
+    pattern: Option<Pattern>,
+    /// The pattern is the reference's exactly: each match can be checked as `_apply` does.
+    exact: bool,
+    fold: bool,
+    /// Indices into [`Rules::triggers`]; empty: the rule runs on every text.
+    triggers: Vec<usize>,
+    group: usize,
+    accept: Accept,
+    /// `None` when the rule has none or it did not compile (then it is not tested).
+    beside: Option<Pattern>,
+    bounded: bool,
+    after: Vec<char>,
+}
+
+/// A redactor's rules, ready to tell whether any of them could change a text.
+#[derive(Debug)]
+pub struct Rules {
+    rules: Vec<Rule>,
+    /// Every rule's triggers, once each.
+    pub triggers: Vec<String>,
+    /// Finds where one of them starts in a lower-cased text (`None`: none can be found).
+    finder: Option<AhoCorasick>,
+    /// Indices into `triggers` of the finder's patterns, and the patterns.
+    found_as: Vec<usize>,
+    needles: Vec<Vec<u8>>,
+    /// Indices of empty triggers, in every text (as `"" in text` in Python).
+    empty: Vec<usize>,
+    /// Some rule has no trigger, so runs on every text.
+    always: bool,
+    /// Finds the parts a key must hold to be kept (`None`: every key is kept).
+    key_parts: Option<AhoCorasick>,
+    /// Values `_pair_value` refuses, lower-cased.
+    not_values: Vec<String>,
+}
+
+/// The source rewritten for the matcher: flags and anchors spelled as it reads them, lazy
+/// quantifiers made greedy (then `false`: the spans may differ, not whether there is one).
+fn searchable(source: &str, flags: u32) -> Result<(String, bool), String> {
+    if flags & !(IGNORECASE | MULTILINE | UNICODE) != 0 {
+        return Err(format!("flags {flags}"));
+    }
+    let multiline = flags & MULTILINE != 0;
+    let mut out = String::with_capacity(source.len());
+    let mut exact = true;
+    let mut after_quantifier = false;
+    let mut chars = source.chars().peekable();
+    while let Some(c) = chars.next() {
+        let quantifier = match c {
+            '\\' => {
+                out.push(c);
+                out.extend(chars.next());
+                false
+            }
+            '[' => {
+                out.push(c);
+                if chars.peek() == Some(&'^') {
+                    out.extend(chars.next()); // `[^]...]`: the `]` is still the first
+                }
+                let mut first = true;
+                while let Some(inner) = chars.next() {
+                    out.push(inner);
+                    match inner {
+                        '\\' => out.extend(chars.next()),
+                        ']' if !first => break,
+                        _ => {}
+                    }
+                    first = false;
+                }
+                false
+            }
+            '(' => {
+                out.push(c);
+                if chars.peek() == Some(&'?') {
+                    out.extend(chars.next());
+                }
+                false
+            }
+            '?' if after_quantifier => {
+                exact = false; // lazy: dropped
+                false
+            }
+            '+' if after_quantifier => {
+                out.push(c); // possessive
+                false
+            }
+            '*' | '+' | '?' => {
+                out.push(c);
+                true
+            }
+            '{' => {
+                out.push(c);
+                let mut counted = String::new();
+                while let Some(&next) = chars.peek() {
+                    if next.is_ascii_digit() || next == ',' {
+                        counted.push(next);
+                        chars.next();
+                    } else {
+                        break;
+                    }
+                }
+                out.push_str(&counted);
+                chars.peek() == Some(&'}') && !counted.is_empty() && {
+                    out.extend(chars.next());
+                    true
+                }
+            }
+            '^' if multiline => {
+                out.push_str(r"(?<![^\n])");
+                false
+            }
+            '$' if multiline => {
+                out.push_str(r"(?![^\n])");
+                false
+            }
+            '^' => {
+                out.push_str(r"(?<![\s\S])");
+                false
+            }
+            '$' => {
+                out.push_str(r"(?=\n?\Z)");
+                false
+            }
+            _ => {
+                out.push(c);
+                false
+            }
+        };
+        after_quantifier = quantifier;
+    }
+    Ok((out, exact))
+}
+
+fn compiled(source: &str, flags: u32) -> Option<(Pattern, bool)> {
+    let (rewritten, exact) = searchable(source, flags).ok()?;
+    let pattern = Pattern::new(&rewritten, flags & IGNORECASE != 0).ok()?;
+    Some((pattern, exact))
+}
+
+fn has_digit(text: &str) -> bool {
+    !text.is_ascii() || text.bytes().any(|byte| byte.is_ascii_digit())
+}
+
+fn mixed(text: &str) -> bool {
+    !text.is_ascii()
+        || text.bytes().any(|byte| byte.is_ascii_uppercase())
+            && text.bytes().any(|byte| byte.is_ascii_lowercase())
+            && text.bytes().any(|byte| byte.is_ascii_digit())
+}
+
+/// Whether `text` may be base64 of a text holding `:`: its bytes decoded leniently (which
+/// the strict decoding gives too, when it succeeds) hold a `:`.
+fn basic(text: &str) -> bool {
+    let mut bits = 0u32;
+    let mut count = 0u32;
+    for byte in text.bytes() {
+        let value = match byte {
+            b'A'..=b'Z' => byte - b'A',
+            b'a'..=b'z' => byte - b'a' + 26,
+            b'0'..=b'9' => byte - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            b'=' => break,
+            _ => return true, // not ported: the reference decides
+        };
+        bits = (bits << 6) | u32::from(value);
+        count += 6;
+        if count >= 8 {
+            count -= 8;
+            if (bits >> count) & 0xff == u32::from(b':') {
+                return true;
+            }
+            bits &= (1 << count) - 1;
+        }
+    }
+    false
+}
+
+impl Rules {
+    pub fn new(
+        specs: Vec<RuleSpec>,
+        not_values: Vec<String>,
+        key_parts: Option<Vec<String>>,
+    ) -> Self {
+        let mut triggers: Vec<String> = specs
+            .iter()
+            .flat_map(|spec| spec.triggers.iter().cloned())
+            .collect();
+        triggers.sort();
+        triggers.dedup();
+        let rules: Vec<Rule> = specs
+            .into_iter()
+            .map(|spec| {
+                let (pattern, exact) = match compiled(&spec.source, spec.flags) {
+                    Some((pattern, exact)) => (Some(pattern), exact),
+                    None => (None, false),
+                };
+                Rule {
+                    kind: spec.kind,
+                    pattern,
+                    exact,
+                    fold: spec.fold,
+                    triggers: spec
+                        .triggers
+                        .iter()
+                        .filter_map(|t| triggers.binary_search(t).ok())
+                        .collect(),
+                    group: spec.group,
+                    accept: spec.accept,
+                    beside: spec
+                        .beside
+                        .and_then(|(source, flags)| compiled(&source, flags))
+                        .map(|(pattern, _)| pattern),
+                    bounded: spec.bounded,
+                    after: spec.after.chars().collect(),
+                }
+            })
+            .collect();
+        // A trigger with an ASCII capital is never in a lower-cased text (as in Python).
+        let found_as: Vec<usize> = (0..triggers.len())
+            .filter(|&index| {
+                triggers
+                    .get(index)
+                    .is_some_and(|t| !t.is_empty() && !t.bytes().any(|b| b.is_ascii_uppercase()))
+            })
+            .collect();
+        let needles: Vec<Vec<u8>> = found_as
+            .iter()
+            .filter_map(|&index| triggers.get(index))
+            .map(|t| t.as_bytes().to_vec())
+            .collect();
+        let empty = (0..triggers.len())
+            .filter(|&index| triggers.get(index).is_some_and(String::is_empty))
+            .collect();
+        // Leftmost-first, so the search skips ahead with a prefilter (an overlapping search
+        // cannot): every needle starting where one is found is then checked there.
+        let finder = AhoCorasickBuilder::new()
+            .match_kind(MatchKind::LeftmostFirst)
+            .build(&needles)
+            .ok()
+            .filter(|_| !needles.is_empty());
+        let always = rules.iter().any(|rule| rule.triggers.is_empty());
+        // Case-blind: an ASCII key's lower case is the ASCII one (others are lowered first).
+        let key_parts = key_parts.and_then(|parts| {
+            AhoCorasickBuilder::new()
+                .ascii_case_insensitive(true)
+                .build(parts)
+                .ok()
+        });
+        Self {
+            rules,
+            triggers,
+            finder,
+            found_as,
+            needles,
+            empty,
+            always,
+            key_parts,
+            not_values: not_values.iter().map(|value| lower(value)).collect(),
+        }
+    }
+
+    /// How many rules there are, and how many the core could not compile.
+    pub fn counts(&self) -> (usize, usize) {
+        let missing = self.rules.iter().filter(|r| r.pattern.is_none()).count();
+        (self.rules.len(), missing)
+    }
+
+    /// Whether some rule has no trigger, so runs on every text.
+    pub fn some_always_run(&self) -> bool {
+        self.rules.iter().any(|rule| rule.triggers.is_empty())
+    }
+
+    /// Whether the caller needs `key` to tell whether it names a credential.
+    pub fn keeps_key(&self, key: &str) -> bool {
+        match &self.key_parts {
+            None => true,
+            Some(parts) if key.is_ascii() => parts.is_match(key),
+            Some(parts) => parts.is_match(&lower(key)),
+        }
+    }
+
+    /// Mark in `present` the triggers the lower-cased text `lowered` holds; whether any
+    /// rule runs on it.
+    pub fn find_triggers(&self, lowered: &str, present: &mut [bool]) -> bool {
+        present.fill(false);
+        let mut any = false;
+        for &index in &self.empty {
+            if let Some(slot) = present.get_mut(index) {
+                *slot = true;
+                any = true;
+            }
+        }
+        let Some(finder) = &self.finder else {
+            return any || self.always;
+        };
+        let text = lowered.as_bytes();
+        let mut from = 0;
+        while from < text.len() {
+            let Some(hit) = finder.find(Input::new(text).span(from..text.len())) else {
+                break;
+            };
+            let rest = text.get(hit.start()..).unwrap_or_default();
+            for (&index, needle) in self.found_as.iter().zip(&self.needles) {
+                if rest.starts_with(needle) {
+                    if let Some(slot) = present.get_mut(index) {
+                        *slot = true;
+                        any = true;
+                    }
+                }
+            }
+            from = hit.start() + 1;
+        }
+        any || self.always
+    }
+
+    fn accepts(&self, accept: Accept, secret: &str) -> bool {
+        let length = secret.chars().count();
+        match accept {
+            Accept::Any => true,
+            Accept::Digit => has_digit(secret),
+            Accept::Mixed => mixed(secret),
+            Accept::Bearer => length >= 8 && (has_digit(secret) || length >= 24),
+            Accept::Basic => basic(secret),
+            Accept::PairValue => length >= 4 && !self.not_values.contains(&lower(secret)),
+        }
+    }
+
+    /// The kind of the first rule that could change `text`, whose lower case is `lowered`;
+    /// `present[i]`: whether `lowered` holds trigger `i`.
+    pub fn changing(&self, text: &str, lowered: &str, present: &[bool]) -> Option<&str> {
+        let mut original: Option<Vec<char>> = None;
+        let mut folded: Option<Vec<char>> = None;
+        for rule in &self.rules {
+            let runs = rule.triggers.is_empty()
+                || rule
+                    .triggers
+                    .iter()
+                    .any(|&t| present.get(t).copied().unwrap_or(true));
+            if !runs {
+                continue;
+            }
+            let chars = original.get_or_insert_with(|| text.chars().collect());
+            let lowered_chars = if rule.fold {
+                let lowered_chars = folded.get_or_insert_with(|| lowered.chars().collect());
+                if lowered_chars.len() != chars.len() {
+                    return Some(&rule.kind); // the reference runs it on the text, ignoring case
+                }
+                Some(lowered_chars.as_slice())
+            } else {
+                None
+            };
+            if self.rule_changes(rule, chars, lowered_chars) {
+                return Some(&rule.kind);
+            }
+        }
+        None
+    }
+
+    fn rule_changes(&self, rule: &Rule, text: &[char], lowered: Option<&[char]>) -> bool {
+        if let Some(beside) = &rule.beside {
+            if let Ok(None) = beside.search(text, 0) {
+                return false; // (too deep: the rule may apply)
+            }
+        }
+        let Some(pattern) = &rule.pattern else {
+            return true;
+        };
+        let searched = lowered.unwrap_or(text);
+        let mut from = 0;
+        while from <= searched.len() {
+            let Ok(found) = pattern.search(searched, from) else {
+                return true; // too deep for the matcher
+            };
+            let Some(hit) = found else {
+                return false;
+            };
+            if !rule.exact || hit.end() == hit.start() {
+                return true; // the reference's next match may be elsewhere
+            }
+            from = hit.end();
+            let Some((start, end)) = hit.group(Some(rule.group)) else {
+                continue;
+            };
+            if start == end || !self.starts_ok(rule, text, hit.start()) {
+                continue;
+            }
+            let secret: String = text.get(start..end).unwrap_or_default().iter().collect();
+            if !secret.starts_with("[REDACTED:") && self.accepts(rule.accept, &secret) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// `RedactionRule.starts_ok` (a non-ASCII character before: not ported, so it is).
+    fn starts_ok(&self, rule: &Rule, text: &[char], start: usize) -> bool {
+        if !rule.bounded || start == 0 {
+            return true;
+        }
+        let Some(&before) = text.get(start - 1) else {
+            return true;
+        };
+        !before.is_ascii() || !(is_alnum(before) || before == ']' || rule.after.contains(&before))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Accept, RuleSpec, Rules, basic, searchable};
+
+    fn spec(source: &str, flags: u32, triggers: &[&str]) -> RuleSpec {
+        RuleSpec {
+            kind: "k".into(),
+            source: source.into(),
+            flags,
+            fold: false,
+            triggers: triggers.iter().map(|t| (*t).to_string()).collect(),
+            group: 0,
+            accept: Accept::Any,
+            beside: None,
+            bounded: false,
+            after: "_".into(),
+        }
+    }
+
+    fn changes(rules: &Rules, text: &str) -> bool {
+        let lowered = crate::lower::lower(text);
+        let mut present = vec![false; rules.triggers.len()];
+        rules.find_triggers(&lowered, &mut present)
+            && rules.changing(text, &lowered, &present).is_some()
+    }
+
+    #[test]
+    fn lazy_quantifiers_become_greedy_and_anchors_lookarounds() {
+        assert_eq!(searchable("a*?b", 0), Ok(("a*b".into(), false)));
+        assert_eq!(searchable("a*+b[?*]", 0), Ok(("a*+b[?*]".into(), true)));
+        assert_eq!(searchable(r"(?:x)\??", 0), Ok((r"(?:x)\??".into(), true)));
+        assert_eq!(searchable("a{2,}?", 0), Ok(("a{2,}".into(), false)));
+        assert_eq!(
+            searchable("^a$", 8),
+            Ok((r"(?<![^\n])a(?![^\n])".into(), true))
+        );
+        assert_eq!(searchable("[]^]", 0), Ok(("[]^]".into(), true)));
+        assert_eq!(searchable("[^]^]*?", 0), Ok(("[^]^]*".into(), false)));
+        assert!(searchable("a", 16).is_err()); // DOTALL
+    }
+
+    #[test]
+    fn a_rule_runs_only_on_a_text_with_its_trigger() {
+        let rules = Rules::new(vec![spec("sk-[a-z]{3}", 0, &["sk-"])], Vec::new(), None);
+        assert!(changes(&rules, "key sk-abc"));
+        assert!(!changes(&rules, "key sk-ab"));
+        assert!(!changes(&rules, "key SK-abc")); // the pattern is case-sensitive
+    }
+
+    #[test]
+    fn a_pattern_the_matcher_cannot_compile_may_match_where_it_runs() {
+        let rules = Rules::new(vec![spec(r"(?i)x\d", 0, &["x"])], Vec::new(), None);
+        assert_eq!(rules.counts(), (1, 1));
+        assert!(changes(&rules, "x"));
+        assert!(!changes(&rules, "y"));
+    }
+
+    #[test]
+    fn multiline_anchors_match_at_line_starts() {
+        let rules = Rules::new(
+            vec![spec("^cookie: (\\S+)", 8 | 32, &["cookie"])],
+            Vec::new(),
+            None,
+        );
+        assert!(changes(&rules, "a\ncookie: x"));
+        assert!(!changes(&rules, "a cookie: x"));
+    }
+
+    #[test]
+    fn accept_bounded_and_group_as_the_reference() {
+        let mut pair = spec(r"token\s*=\s*(\S+)", 32, &["token"]);
+        pair.group = 1;
+        pair.accept = Accept::PairValue;
+        pair.bounded = true;
+        pair.after = "_.-".into();
+        let rules = Rules::new(vec![pair], vec!["none".into()], None);
+        assert!(changes(&rules, "token = abcd"));
+        assert!(!changes(&rules, "token = abc"));
+        assert!(!changes(&rules, "token = None"));
+        assert!(!changes(&rules, "max_token = abcd"));
+        assert!(changes(&rules, "max_token=1 token = abcd"));
+    }
+
+    #[test]
+    fn only_keys_holding_a_part_are_kept_lowered_as_python_does() {
+        let rules = Rules::new(Vec::new(), Vec::new(), Some(vec!["key".into()]));
+        assert!(rules.keeps_key("API_KEY"));
+        assert!(rules.keeps_key("\u{212a}ey")); // KELVIN SIGN lower-cases to "k"
+        assert!(!rules.keeps_key("tokens"));
+        assert!(Rules::new(Vec::new(), Vec::new(), None).keeps_key("tokens"));
+    }
+
+    #[test]
+    fn basic_credentials_need_a_colon_once_decoded() {
+        assert!(basic("dXNlcjpwYXNz")); // user:pass
+        assert!(!basic("information"));
+        assert!(basic("éé"));
+    }
+}
