@@ -64,7 +64,7 @@ impl TextIndex {
             .collect();
         // The exact size: the joined text is built without growing (it can be large).
         let size = kept.iter().map(|piece| piece.len()).sum::<usize>() + kept.len();
-        let mut raw = String::with_capacity(size);
+        let mut raw = crate::spare::string(size);
         for (number, piece) in kept.iter().enumerate() {
             if number > 0 {
                 raw.push(char::from(SEPARATOR));
@@ -172,14 +172,17 @@ impl TextIndex {
 
     fn ascii_lowered(&mut self) -> &[u8] {
         let raw = &self.raw;
-        self.ascii_lowered
-            .get_or_insert_with(|| raw.as_bytes().to_ascii_lowercase())
+        self.ascii_lowered.get_or_insert_with(|| {
+            let mut out = crate::spare::buffer(raw.len());
+            out.extend(raw.bytes().map(|byte| byte.to_ascii_lowercase()));
+            out
+        })
     }
 
     fn full_lowered(&mut self) -> &str {
         let raw = &self.raw;
         self.full_lowered.get_or_insert_with(|| {
-            let mut out = String::with_capacity(raw.len());
+            let mut out = crate::spare::string(raw.len());
             lower_into(raw, &mut out);
             out
         })
@@ -199,6 +202,19 @@ impl TextIndex {
             located.push((segment, entry - start.min(entry)));
         }
         located
+    }
+}
+
+impl Drop for TextIndex {
+    /// The big buffers go to the next index built on this thread (see crate::spare).
+    fn drop(&mut self) {
+        crate::spare::recycle(std::mem::take(&mut self.raw).into_bytes());
+        if let Some(lowered) = self.ascii_lowered.take() {
+            crate::spare::recycle(lowered);
+        }
+        if let Some(lowered) = self.full_lowered.take() {
+            crate::spare::recycle(lowered.into_bytes());
+        }
     }
 }
 

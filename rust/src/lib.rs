@@ -30,6 +30,7 @@ mod py_native_claims;
 mod py_native_figures;
 mod py_native_observe;
 mod py_read;
+mod spare;
 pub mod words;
 
 use pyo3::exceptions::PyValueError;

@@ -51,11 +51,13 @@ pub fn decode(result: &Value) -> Option<Vec<Source<'_>>> {
 
 /// The value of `key` in `object`: the last one when the key is written twice.
 pub fn field<'v>(object: &'v Object, key: &str) -> Option<&'v Value> {
-    object
-        .iter()
-        .filter(|(name, _)| *name == key)
-        .map(|(_, value)| value)
-        .last()
+    let mut found = None;
+    for (name, value) in object.iter() {
+        if name == key {
+            found = Some(value);
+        }
+    }
+    found
 }
 
 /// `result` when it is an object whose own `ok` is exactly `true` (`_ok_object`).
