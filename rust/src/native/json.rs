@@ -81,37 +81,52 @@ fn check(value: &Value, seen: &mut Seen) -> Result<(), Fallback> {
         }
         ValueRef::Array(array) => array.iter().try_for_each(|item| check(item, seen)),
         ValueRef::Object(object) => {
-            if repeats_a_key(object) {
-                return Err(Fallback("a repeated object key"));
+            // One pass over the pairs: each key is read out of the tree once (it costs).
+            let mut keys = Keys::for_object(object);
+            for (key, item) in object.iter() {
+                if !keys.insert(key) {
+                    return Err(Fallback("a repeated object key"));
+                }
+                check(item, seen)?;
             }
-            object.iter().try_for_each(|(_, item)| check(item, seen))
+            Ok(())
         }
         ValueRef::Null | ValueRef::Bool(_) | ValueRef::String(_) => Ok(()),
     }
 }
 
-/// Whether an object writes some key twice. Each key is read out of the tree once (a
-/// sonic-rs key read is not free): small objects compare it with the keys before it, kept
-/// on the stack; larger ones through a set.
-fn repeats_a_key(object: &Object) -> bool {
-    if object.len() < 2 {
-        return false;
-    }
-    if object.len() > PAIRWISE_KEYS {
-        let mut keys = HashSet::with_capacity(object.len());
-        return !object.iter().all(|(key, _)| keys.insert(key));
-    }
-    let mut before: [&str; PAIRWISE_KEYS] = [""; PAIRWISE_KEYS];
-    for (at, (key, _)) in object.iter().enumerate() {
-        let earlier = before.get(..at).unwrap_or_default();
-        if earlier.contains(&key) {
-            return true;
-        }
-        if let Some(slot) = before.get_mut(at) {
-            *slot = key;
+/// The keys of an object seen so far: up to [`PAIRWISE_KEYS`] on the stack, compared pair
+/// by pair; more in a set.
+enum Keys<'v> {
+    Few([&'v str; PAIRWISE_KEYS], usize),
+    Many(HashSet<&'v str>),
+}
+
+impl<'v> Keys<'v> {
+    fn for_object(object: &Object) -> Self {
+        if object.len() > PAIRWISE_KEYS {
+            Keys::Many(HashSet::with_capacity(object.len()))
+        } else {
+            Keys::Few([""; PAIRWISE_KEYS], 0)
         }
     }
-    false
+
+    /// Note `key`; `false` when it was seen before.
+    fn insert(&mut self, key: &'v str) -> bool {
+        match self {
+            Keys::Many(keys) => keys.insert(key),
+            Keys::Few(keys, count) => {
+                if keys.get(..*count).unwrap_or_default().contains(&key) {
+                    return false;
+                }
+                if let Some(slot) = keys.get_mut(*count) {
+                    *slot = key;
+                    *count += 1;
+                }
+                true
+            }
+        }
+    }
 }
 
 /// Whether some number token of the JSON text (outside its strings) satisfies `test`.
