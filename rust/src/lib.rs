@@ -31,6 +31,7 @@ mod py_native_figures;
 mod py_native_observe;
 mod py_native_redact;
 mod py_read;
+mod spare;
 pub mod words;
 
 use pyo3::exceptions::PyValueError;

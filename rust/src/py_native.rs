@@ -1,6 +1,7 @@
 //! The border of the native fast path (rust/src/native): the bytes of a native trace in, the
 //! dict `Grade.model_validate` takes out, or `None` when the Python reference must grade it.
 
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
@@ -21,14 +22,14 @@ type QuestionTuple = (
 
 fn sighting<'py>(py: Python<'py>, seen: &Sighting) -> PyResult<Bound<'py, PyDict>> {
     let dict = PyDict::new(py);
-    dict.set_item("observation", &seen.observation)?;
-    dict.set_item("frame", seen.frame)?;
-    dict.set_item("file", &seen.file)?;
+    dict.set_item(intern!(py, "observation"), &seen.observation)?;
+    dict.set_item(intern!(py, "frame"), seen.frame)?;
+    dict.set_item(intern!(py, "file"), &seen.file)?;
     match seen.line {
-        LineNumber::Int(number) => dict.set_item("line", number)?,
-        LineNumber::Float(number) => dict.set_item("line", number)?,
+        LineNumber::Int(number) => dict.set_item(intern!(py, "line"), number)?,
+        LineNumber::Float(number) => dict.set_item(intern!(py, "line"), number)?,
     }
-    dict.set_item("text", &seen.text)?;
+    dict.set_item(intern!(py, "text"), &seen.text)?;
     Ok(dict)
 }
 
@@ -42,64 +43,67 @@ fn sightings<'py>(py: Python<'py>, seen: &[Sighting]) -> PyResult<Bound<'py, PyL
 
 fn grade_dict<'py>(py: Python<'py>, values: &GradeValues<'_>) -> PyResult<Bound<'py, PyDict>> {
     let dict = PyDict::new(py);
-    dict.set_item("trace_id", values.trace_id)?;
-    dict.set_item("question_id", &values.question_id)?;
-    dict.set_item("tools", PyTuple::new(py, &values.tools)?)?;
-    dict.set_item("observations", values.observations)?;
-    dict.set_item("recorded_outcome", values.recorded_outcome)?;
-    dict.set_item("answer", values.answer)?;
+    dict.set_item(intern!(py, "trace_id"), values.trace_id)?;
+    dict.set_item(intern!(py, "question_id"), &values.question_id)?;
+    dict.set_item(intern!(py, "tools"), PyTuple::new(py, &values.tools)?)?;
+    dict.set_item(intern!(py, "observations"), values.observations)?;
+    dict.set_item(intern!(py, "recorded_outcome"), values.recorded_outcome)?;
+    dict.set_item(intern!(py, "answer"), values.answer)?;
     let mut claims = Vec::with_capacity(values.claims.len());
     for claim in &values.claims {
         let item = PyDict::new(py);
-        item.set_item("id", &claim.id)?;
-        item.set_item("text", &claim.text)?;
-        item.set_item("in_answer", claim.in_answer)?;
-        item.set_item("support", claim.support)?;
-        item.set_item("evidence", PyTuple::new(py, &claim.evidence)?)?;
+        item.set_item(intern!(py, "id"), &claim.id)?;
+        item.set_item(intern!(py, "text"), &claim.text)?;
+        item.set_item(intern!(py, "in_answer"), claim.in_answer)?;
+        item.set_item(intern!(py, "support"), claim.support)?;
+        item.set_item(intern!(py, "evidence"), PyTuple::new(py, &claim.evidence)?)?;
         claims.push(item);
     }
-    dict.set_item("claims", PyList::new(py, claims)?)?;
-    dict.set_item("unread", PyList::new(py, &values.unread)?)?;
-    dict.set_item("provenance", values.provenance)?;
-    dict.set_item("truth", sightings(py, &values.truth)?)?;
-    dict.set_item("copies", sightings(py, &values.copies)?)?;
-    dict.set_item("final_answer", &values.final_answer)?;
+    dict.set_item(intern!(py, "claims"), PyList::new(py, claims)?)?;
+    dict.set_item(intern!(py, "unread"), PyList::new(py, &values.unread)?)?;
+    dict.set_item(intern!(py, "provenance"), values.provenance)?;
+    dict.set_item(intern!(py, "truth"), sightings(py, &values.truth)?)?;
+    dict.set_item(intern!(py, "copies"), sightings(py, &values.copies)?)?;
+    dict.set_item(intern!(py, "final_answer"), &values.final_answer)?;
     let mut figures = Vec::with_capacity(values.figures.len());
     for graded in &values.figures {
         let figure = &graded.figure;
         let item = PyDict::new(py);
-        item.set_item("raw", &figure.raw)?;
-        item.set_item("value", &figure.value)?;
-        item.set_item("kind", figure.kind)?;
-        item.set_item("start", figure.start)?;
-        item.set_item("end", figure.end)?;
+        item.set_item(intern!(py, "raw"), &figure.raw)?;
+        item.set_item(intern!(py, "value"), &figure.value)?;
+        item.set_item(intern!(py, "kind"), figure.kind)?;
+        item.set_item(intern!(py, "start"), figure.start)?;
+        item.set_item(intern!(py, "end"), figure.end)?;
         let support = if graded.evidence.is_some() {
             "read"
         } else {
             "unsupported"
         };
-        item.set_item("support", support)?;
-        item.set_item("evidence", PyTuple::new(py, graded.evidence.iter())?)?;
+        item.set_item(intern!(py, "support"), support)?;
+        item.set_item(
+            intern!(py, "evidence"),
+            PyTuple::new(py, graded.evidence.iter())?,
+        )?;
         figures.push(item);
     }
-    dict.set_item("figures", PyList::new(py, figures)?)?;
-    dict.set_item("as_text", PyList::empty(py))?;
+    dict.set_item(intern!(py, "figures"), PyList::new(py, figures)?)?;
+    dict.set_item(intern!(py, "as_text"), PyList::empty(py))?;
     let mut extracted = Vec::with_capacity(values.extracted.len());
     for claim in &values.extracted {
         let item = PyDict::new(py);
-        item.set_item("kind", claim.kind)?;
-        item.set_item("raw", &claim.raw)?;
-        item.set_item("text", &claim.text)?;
-        item.set_item("start", claim.start)?;
-        item.set_item("end", claim.end)?;
-        item.set_item("given", claim.given)?;
-        item.set_item("hedged", claim.hedged)?;
-        item.set_item("support", claim.support)?;
-        item.set_item("evidence", PyTuple::new(py, &claim.evidence)?)?;
+        item.set_item(intern!(py, "kind"), claim.kind)?;
+        item.set_item(intern!(py, "raw"), &claim.raw)?;
+        item.set_item(intern!(py, "text"), &claim.text)?;
+        item.set_item(intern!(py, "start"), claim.start)?;
+        item.set_item(intern!(py, "end"), claim.end)?;
+        item.set_item(intern!(py, "given"), claim.given)?;
+        item.set_item(intern!(py, "hedged"), claim.hedged)?;
+        item.set_item(intern!(py, "support"), claim.support)?;
+        item.set_item(intern!(py, "evidence"), PyTuple::new(py, &claim.evidence)?)?;
         extracted.push(item);
     }
-    dict.set_item("extracted", PyList::new(py, extracted)?)?;
-    dict.set_item("reply", values.reply)?;
+    dict.set_item(intern!(py, "extracted"), PyList::new(py, extracted)?)?;
+    dict.set_item(intern!(py, "reply"), values.reply)?;
     Ok(dict)
 }
 

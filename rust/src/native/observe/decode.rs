@@ -35,44 +35,61 @@ pub enum Source<'v> {
 
 /// The sources the first shape that reads `result` finds, or `None` when none reads it.
 /// An empty list is "recognised, nothing observed" (a file write, a silent command).
-pub fn decode(result: &Value) -> Option<Vec<Source<'_>>> {
+pub fn decode<'v>(result: &'v Value) -> Option<Vec<Source<'v>>> {
     let body = ok_object(result)?;
-    let shapes = [
-        search,
-        listing,
-        read,
-        web_search,
-        fetched_page,
-        command,
-        mutation,
-    ];
-    shapes.iter().find_map(|shape| shape(body))
+    // In the registry's order.
+    search(&body)
+        .or_else(|| listing(&body))
+        .or_else(|| read(&body))
+        .or_else(|| web_search(&body))
+        .or_else(|| fetched_page(&body))
+        .or_else(|| command(&body))
+        .or_else(|| mutation(&body))
 }
 
 /// The value of `key` in `object`: the last one when the key is written twice.
 pub fn field<'v>(object: &'v Object, key: &str) -> Option<&'v Value> {
-    object
-        .iter()
-        .filter(|(name, _)| *name == key)
-        .map(|(_, value)| value)
-        .last()
+    let mut found = None;
+    for (name, value) in object.iter() {
+        if name == key {
+            found = Some(value);
+        }
+    }
+    found
+}
+
+/// An object's pairs read out of the tree once: the shapes look up a dozen keys between
+/// them, and each read of a key from the tree costs.
+struct Fields<'v>(Vec<(&'v str, &'v Value)>);
+
+impl<'v> Fields<'v> {
+    fn of(object: &'v Object) -> Self {
+        Self(object.iter().collect())
+    }
+
+    /// The value of `key`: the last one when the key is written twice (as `field`).
+    fn get(&self, key: &str) -> Option<&'v Value> {
+        let pair = self.0.iter().rev().find(|(name, _)| *name == key);
+        pair.map(|&(_, value)| value)
+    }
 }
 
 /// `result` when it is an object whose own `ok` is exactly `true` (`_ok_object`).
-fn ok_object(result: &Value) -> Option<&Object> {
-    let object = result.as_object()?;
-    field(object, "ok")
-        .is_some_and(|ok| ok.as_bool() == Some(true))
-        .then_some(object)
+fn ok_object(result: &Value) -> Option<Fields<'_>> {
+    let fields = Fields::of(result.as_object()?);
+    let ok = fields
+        .get("ok")
+        .is_some_and(|ok| ok.as_bool() == Some(true));
+    ok.then_some(fields)
 }
 
-fn text<'v>(object: &'v Object, key: &str) -> Option<&'v str> {
-    field(object, key).and_then(|value| value.as_str())
+fn text<'v>(object: &Fields<'v>, key: &str) -> Option<&'v str> {
+    object.get(key).and_then(|value| value.as_str())
 }
 
 /// An `int` or `float` that is not a `bool` (`_is_number`).
-fn number(object: &Object, key: &str) -> Option<LineNumber> {
-    let number = field(object, key)?.as_number()?;
+fn number(object: &Fields<'_>, key: &str) -> Option<LineNumber> {
+    let number = object.get(key)?.as_number()?;
     if number.is_f64() {
         return number.as_f64().map(LineNumber::Float);
     }
@@ -83,18 +100,20 @@ fn number(object: &Object, key: &str) -> Option<LineNumber> {
 }
 
 /// The entries of the list at `key`, each an object (`_all_of(values, dict)`).
-fn objects<'v>(body: &'v Object, key: &str) -> Option<Vec<&'v Object>> {
-    let list = field(body, key)?.as_array()?;
-    list.iter().map(|entry| entry.as_object()).collect()
+fn objects<'v>(body: &Fields<'v>, key: &str) -> Option<Vec<Fields<'v>>> {
+    let list = body.get(key)?.as_array()?;
+    list.iter()
+        .map(|entry| entry.as_object().map(Fields::of))
+        .collect()
 }
 
 /// `{ok: true, matches: [{file, line, text}]}` (search_files): one line per match.
-fn search(body: &Object) -> Option<Vec<Source<'_>>> {
+fn search<'v>(body: &Fields<'v>) -> Option<Vec<Source<'v>>> {
     let matches = objects(body, "matches")?;
     let mut files = Vec::with_capacity(matches.len());
     let mut numbers = Vec::with_capacity(matches.len());
     let mut texts = Vec::with_capacity(matches.len());
-    for entry in matches {
+    for entry in &matches {
         files.push(text(entry, "file")?);
         numbers.push(number(entry, "line")?);
         texts.push(text(entry, "text")?);
@@ -107,8 +126,8 @@ fn search(body: &Object) -> Option<Vec<Source<'_>>> {
 }
 
 /// `{ok: true, files: [string]}` (list_files): one path per entry.
-fn listing(body: &Object) -> Option<Vec<Source<'_>>> {
-    let files = field(body, "files")?.as_array()?;
+fn listing<'v>(body: &Fields<'v>) -> Option<Vec<Source<'v>>> {
+    let files = body.get("files")?.as_array()?;
     let names = files
         .iter()
         .map(|file| file.as_str())
@@ -117,7 +136,7 @@ fn listing(body: &Object) -> Option<Vec<Source<'_>>> {
 }
 
 /// `{ok: true, file, lines: number, content}` (read_file): the `lines` field is not trusted.
-fn read(body: &Object) -> Option<Vec<Source<'_>>> {
+fn read<'v>(body: &Fields<'v>) -> Option<Vec<Source<'v>>> {
     let file = text(body, "file")?;
     number(body, "lines")?;
     let content = text(body, "content")?;
@@ -128,11 +147,11 @@ fn read(body: &Object) -> Option<Vec<Source<'_>>> {
 }
 
 /// `{ok: true, results: [{title, url, snippet}]}` (web_search).
-fn web_search(body: &Object) -> Option<Vec<Source<'_>>> {
+fn web_search<'v>(body: &Fields<'v>) -> Option<Vec<Source<'v>>> {
     let results = objects(body, "results")?;
     let mut files = Vec::with_capacity(results.len());
     let mut texts = Vec::with_capacity(results.len());
-    for entry in results {
+    for entry in &results {
         text(entry, "title")?;
         files.push(text(entry, "url")?);
         texts.push(text(entry, "snippet")?);
@@ -141,7 +160,7 @@ fn web_search(body: &Object) -> Option<Vec<Source<'_>>> {
 }
 
 /// `{ok: true, url, title, chars: number, content}` (fetch_page): the URL as the source.
-fn fetched_page(body: &Object) -> Option<Vec<Source<'_>>> {
+fn fetched_page<'v>(body: &Fields<'v>) -> Option<Vec<Source<'v>>> {
     let url = text(body, "url")?;
     text(body, "title")?;
     number(body, "chars")?;
@@ -154,7 +173,7 @@ fn fetched_page(body: &Object) -> Option<Vec<Source<'_>>> {
 
 /// `{ok: true, command, stdout, stderr}` (run_command): stdout then stderr, each named after
 /// the command; empty streams are skipped.
-fn command(body: &Object) -> Option<Vec<Source<'_>>> {
+fn command<'v>(body: &Fields<'v>) -> Option<Vec<Source<'v>>> {
     let command = text(body, "command")?;
     let stdout = text(body, "stdout")?;
     let stderr = text(body, "stderr")?;
@@ -176,10 +195,10 @@ fn command(body: &Object) -> Option<Vec<Source<'_>>> {
 
 /// `{ok: true, file, bytes: number, created: boolean}` (write_file, edit_file): recognised,
 /// nothing observed (a write says a file changed, not what it says).
-fn mutation(body: &Object) -> Option<Vec<Source<'_>>> {
+fn mutation<'v>(body: &Fields<'v>) -> Option<Vec<Source<'v>>> {
     text(body, "file")?;
     number(body, "bytes")?;
-    field(body, "created")?.as_bool()?;
+    body.get("created")?.as_bool()?;
     Some(Vec::new())
 }
 

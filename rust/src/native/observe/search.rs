@@ -43,7 +43,7 @@ fn has_break(text: &str) -> bool {
 pub(super) fn index(segments: &[Segment<'_>], field: Field) -> Result<TextIndex, Fallback> {
     let (pieces, counts): (Vec<Cow<'_, str>>, Vec<usize>) = segments
         .iter()
-        .map(|segment| entries(&segment.source, field))
+        .map(|segment| entries(segment, field))
         .unzip();
     TextIndex::new(pieces.iter().map(AsRef::as_ref), &counts)
         .map_err(|_| Fallback("the index's pieces and counts differ (a bug: report it)"))
@@ -52,15 +52,16 @@ pub(super) fn index(segments: &[Segment<'_>], field: Field) -> Result<TextIndex,
 /// What a source puts in the index of one field: its joined entries and their number
 /// (`_entries`): `text`, each line observation's text; `source`, each line observation's
 /// source name (a document's name once); `name`, each path observation's name.
-fn entries<'s>(source: &'s Source<'_>, field: Field) -> (Cow<'s, str>, usize) {
-    match (source, field) {
+fn entries<'s>(segment: &'s Segment<'_>, field: Field) -> (Cow<'s, str>, usize) {
+    match (&segment.source, field) {
         (Source::Document { text, .. }, Field::Text) => {
             let joined = if memchr(b'\r', text.as_bytes()).is_some() {
                 Cow::Owned(text.replace("\r\n", "\n").replace('\r', "\n"))
             } else {
                 Cow::Borrowed(*text)
             };
-            (joined, line_count(text))
+            // A document's observations are its lines, counted when it was placed.
+            (joined, segment.count)
         }
         (Source::Lines { texts, .. } | Source::Ranked { texts, .. }, Field::Text) => {
             (entry_text(texts), texts.len())
