@@ -65,6 +65,11 @@ impl Class {
         self.slow(c)
     }
 
+    /// Whether every character the class holds is ASCII.
+    pub fn ascii_only(&self) -> bool {
+        !self.negated && self.named.is_empty() && self.ranges.iter().all(|&(_, b)| b.is_ascii())
+    }
+
     /// The union of two non-negated classes.
     pub fn union(&self, other: &Self) -> Option<Self> {
         if self.negated || other.negated {
