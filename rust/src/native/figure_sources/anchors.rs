@@ -176,6 +176,8 @@ pub struct Anchors {
     /// The bytes that may start a match, when they are three or fewer ASCII ones (a figure's
     /// leading digits): the scan is then a `memchr`.
     few: Option<Vec<u8>>,
+    /// Every match starts with an ASCII digit.
+    digits_only: bool,
     /// More non-whitespace characters than any match holds ([`most_solid`]).
     reach: usize,
 }
@@ -201,11 +203,13 @@ impl Anchors {
         let bytes: Vec<u8> = (0..=u8::MAX)
             .filter(|&b| starts.get(usize::from(b)) != Some(&0))
             .collect();
+        let digits_only = bytes.iter().all(u8::is_ascii_digit);
         let few = (bytes.len() <= 3).then_some(bytes);
         Ok(Some(Self {
             pattern,
             starts,
             few,
+            digits_only,
             reach,
         }))
     }
@@ -232,6 +236,17 @@ impl Anchors {
             at = next;
         }
         Ok(spans)
+    }
+
+    /// Whether a match may start with `byte` (a non-ASCII lead byte: when some non-ASCII
+    /// character may).
+    pub fn may_start(&self, byte: u8) -> bool {
+        self.starts.get(usize::from(byte)) != Some(&0)
+    }
+
+    /// Whether every match starts with an ASCII digit.
+    pub fn starts_with_digits_only(&self) -> bool {
+        self.digits_only
     }
 
     /// The offset in `rest` of the first byte that may start a match.
