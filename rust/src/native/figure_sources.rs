@@ -5,7 +5,9 @@
 //! are sources, assistant prose and call arguments never are; a failed result vouches only
 //! for what its call's arguments did not say. Only the text around an anchor of the looked-up
 //! figures is read (anchors.rs), unless a figure has none (a hedged one): then every source
-//! is read whole. A tool result's structured values source money (structured.rs).
+//! is read whole. A tool result's structured values source money (structured.rs). A result
+//! whose text cannot hold an anchor is not written at all (written.rs), and a text read
+//! again (a page fetched twice) is looked up, not extracted again.
 
 mod anchors;
 mod structured;
