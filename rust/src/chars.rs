@@ -144,6 +144,18 @@ pub fn folds_to(c: char, letter: u8) -> bool {
     fold(c) == Some(letter)
 }
 
+/// Every character [`folds_to`] `letter`: both cases and the non-ASCII ones that fold to it.
+pub fn folding_to(letter: u8) -> Vec<char> {
+    let mut found = vec![char::from(letter), char::from(letter.to_ascii_uppercase())];
+    found.extend(
+        tables::FOLD
+            .iter()
+            .filter(|&&(_, to)| to == letter)
+            .filter_map(|&(from, _)| char::from_u32(from)),
+    );
+    found
+}
+
 /// The ASCII letter `c` matches under `re.IGNORECASE`, lower-cased; any other character as
 /// it is.
 pub fn ignore_case(c: char) -> char {
@@ -191,6 +203,17 @@ mod tests {
 
     fn ascii() -> impl Iterator<Item = char> {
         (0u8..0x80).map(char::from)
+    }
+
+    #[test]
+    fn folding_to_lists_every_character_that_folds() {
+        for letter in b'a'..=b'z' {
+            let listed = folding_to(letter);
+            for c in (0..0x3_0000).filter_map(char::from_u32) {
+                assert_eq!(listed.contains(&c), folds_to(c, letter), "{c:?} {letter}");
+            }
+        }
+        assert!(folding_to(b's').contains(&'\u{17f}') && folding_to(b'k').contains(&'\u{212a}'));
     }
 
     #[test]

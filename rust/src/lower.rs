@@ -66,6 +66,33 @@ fn mapping(c: char) -> Option<&'static str> {
     tables::LOWER.get(found).map(|&(_, to)| to)
 }
 
+/// Whether `str.lower` maps `c` to itself wherever it stands (the final sigma depends on
+/// its neighbours, so it never does here).
+pub fn is_own_lower(c: char) -> bool {
+    if c.is_ascii() {
+        return !c.is_ascii_uppercase();
+    }
+    c != CAPITAL_SIGMA && mapping(c).is_none()
+}
+
+/// The characters of `text` and of `lower(text)`, one for one, or `None` when lowering
+/// changes the length (e.g. "İ"). One pass when every character lowers alone.
+pub fn chars_and_lowered(text: &str) -> Option<(Vec<char>, Vec<char>)> {
+    let mut original = Vec::with_capacity(text.len());
+    let mut lowered = Vec::with_capacity(text.len());
+    for c in text.chars() {
+        let low = c.to_ascii_lowercase();
+        if !is_own_lower(low) {
+            let original: Vec<char> = text.chars().collect();
+            let lowered: Vec<char> = lower(text).chars().collect();
+            return (lowered.len() == original.len()).then_some((original, lowered));
+        }
+        original.push(c);
+        lowered.push(low);
+    }
+    Some((original, lowered))
+}
+
 /// Append `text` lower-cased as CPython's `str.lower` does to `out`.
 pub fn lower_into(text: &str, out: &mut String) {
     let start = out.len();
@@ -107,6 +134,7 @@ pub fn lower(text: &str) -> String {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)] // tests may unwrap (Cargo.toml)
 mod tests {
     use super::lower;
 
@@ -131,6 +159,25 @@ mod tests {
         // An apostrophe is case-ignorable: skipped on both sides.
         assert_eq!(lower("Α'Σ'Α"), "α'σ'α");
         assert_eq!(lower("Α'Σ'"), "α'ς'");
+    }
+
+    #[test]
+    fn chars_and_lowered_is_lower_char_for_char() {
+        for text in [
+            "Hello, WORLD",
+            "ÀÉÎ",
+            "ΟΔΟΣ",
+            "Α'Σ'",
+            "日本 \u{2019} x",
+            "K\u{212a}",
+            "",
+            "$5 Million",
+        ] {
+            let (original, lowered) = super::chars_and_lowered(text).unwrap();
+            assert_eq!(original, text.chars().collect::<Vec<_>>());
+            assert_eq!(lowered, lower(text).chars().collect::<Vec<_>>(), "{text:?}");
+        }
+        assert_eq!(super::chars_and_lowered("a\u{130}"), None);
     }
 
     #[test]

@@ -7,7 +7,8 @@
 use super::decimal::Decimal;
 use super::groups::{Groups, merge};
 use super::matcher::{Match, Pattern, Span, TooDeep};
-use crate::lower::lower;
+use super::memo::Memo;
+use crate::lower::{chars_and_lowered, lower};
 
 /// Why the compiled engine leaves a text to the Python one (which then gives the answer,
 /// or raises as the reference does).
@@ -74,6 +75,7 @@ pub struct Extractor {
     repeat: Option<usize>,
     hedge_word: Option<usize>,
     tables: Tables,
+    recurring: Memo,
 }
 
 fn text(chars: &[char], span: (usize, usize)) -> String {
@@ -117,6 +119,7 @@ impl Extractor {
             value_part,
             hedge,
             tables,
+            recurring: Memo::default(),
         })
     }
 
@@ -127,11 +130,7 @@ impl Extractor {
 
     /// Every figure of `text` in order of appearance, repeats included (`iter_figures`).
     pub fn figures(&self, text: &str) -> Result<Vec<Figure>, Fallback> {
-        let original: Vec<char> = text.chars().collect();
-        let lowered: Vec<char> = lower(text).chars().collect();
-        if lowered.len() != original.len() {
-            return Err(Fallback::LengthChanges);
-        }
+        let (original, lowered) = chars_and_lowered(text).ok_or(Fallback::LengthChanges)?;
         let words = self.word_led.find_all(&lowered)?;
         let symbols = self.symbol_led.find_all(&lowered)?;
         let mut found = Vec::new();
@@ -159,6 +158,17 @@ impl Extractor {
             found.extend(figures);
         }
         Ok(found)
+    }
+
+    /// [`Extractor::figures`] of a text asked about again and again (a question's facts),
+    /// worked out once.
+    pub fn recurring_figures(&self, text: &str) -> Result<Vec<Figure>, Fallback> {
+        if let Some(figures) = self.recurring.get(text) {
+            return Ok(figures);
+        }
+        let figures = self.figures(text)?;
+        self.recurring.put(text, &figures);
+        Ok(figures)
     }
 
     /// The canonical value of every number `text` writes (`reference_numbers`).

@@ -139,6 +139,11 @@ impl Pattern {
         self.first.as_ref().is_none_or(|first| first.has(c))
     }
 
+    /// Whether every match starts with an ASCII character (the pattern says which).
+    pub fn starts_ascii(&self) -> bool {
+        self.first.as_ref().is_some_and(Class::ascii_only)
+    }
+
     /// The match that starts at `at` exactly, as [`Pattern::search`] would find it there.
     pub fn match_at(&self, text: &[char], at: usize) -> Result<Option<Match>, TooDeep> {
         if self.at_boundary && !boundary(text, at) {

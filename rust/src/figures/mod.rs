@@ -4,7 +4,8 @@
 //! same matches (optimise.rs) and run with Python's `re` semantics (matcher.rs, with `re`'s
 //! classes in crate::chars); extract.rs and groups.rs turn matches into figures as the
 //! reference's `reference_figures` does, with decimal.rs for its `Decimal` arithmetic;
-//! keys.rs is `FigureIndex`'s `approximate_keys` and index.rs `FigureIndex` itself.
+//! keys.rs is `FigureIndex`'s `approximate_keys` and index.rs `FigureIndex` itself; memo.rs
+//! keeps the figures of texts asked about again (a question's facts).
 
 pub mod decimal;
 pub mod extract;
@@ -12,6 +13,7 @@ pub mod groups;
 pub mod index;
 pub mod keys;
 pub mod matcher;
+pub mod memo;
 pub mod optimise;
 pub mod parse;
 pub mod sets;

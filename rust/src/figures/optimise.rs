@@ -3,6 +3,7 @@
 
 use super::parse::Node;
 use super::sets::{Class, Set, Trie};
+use crate::chars;
 
 /// The same pattern, faster to run: characters in a row become one `Literal`, and each
 /// alternative is guarded by the characters it can start with.
@@ -136,7 +137,10 @@ pub fn first_chars(node: &Node) -> Option<Class> {
         Node::Guard(first, _) => Some(first.clone()),
         Node::AheadAny(trie) => trie.first(),
         Node::Char(Set::Class(class)) => Some(class.clone()),
-        Node::Char(Set::Fold(_)) => None,
+        Node::Char(Set::Fold(letter)) => {
+            let ranges = chars::folding_to(*letter).into_iter().map(|c| (c, c));
+            Some(Class::new(false, ranges.collect(), Vec::new()))
+        }
         Node::Seq(nodes) => {
             for node in nodes {
                 match node {

@@ -65,6 +65,11 @@ impl Class {
         self.slow(c)
     }
 
+    /// Whether every character the class holds is ASCII.
+    pub fn ascii_only(&self) -> bool {
+        !self.negated && self.named.is_empty() && self.ranges.iter().all(|&(_, b)| b.is_ascii())
+    }
+
     /// The union of two non-negated classes.
     pub fn union(&self, other: &Self) -> Option<Self> {
         if self.negated || other.negated {
@@ -87,12 +92,17 @@ impl Class {
 pub struct Trie {
     /// Per node: its edges (sorted by character) and whether a string ends there.
     nodes: Vec<(Vec<(char, usize)>, bool)>,
+    /// Per ASCII first character, the ASCII second characters a string may go on with
+    /// (all of them when a string ends after the first): most positions of a text fail
+    /// this one test.
+    pairs: Vec<u128>,
 }
 
 impl Trie {
     pub fn new(strings: &[Vec<char>]) -> Self {
         let mut trie = Self {
             nodes: vec![(Vec::new(), false)],
+            pairs: vec![0; 128],
         };
         for string in strings {
             let mut at = 0;
@@ -114,12 +124,40 @@ impl Trie {
             if let Some((_, end)) = trie.nodes.get_mut(at) {
                 *end = true;
             }
+            if string.is_empty() {
+                trie.pairs.fill(u128::MAX); // the empty string starts every text
+            }
+            if let Some(&first) = string.first() {
+                let second = string.get(1).map_or(Some(u128::MAX), |&c| {
+                    c.is_ascii().then(|| 1u128 << u32::from(c))
+                });
+                if let Some(pair) = trie.pairs.get_mut(first as usize) {
+                    *pair |= second.unwrap_or(0);
+                }
+            }
         }
         trie
     }
 
+    /// False when no string can start `text` by its first two characters (ASCII ones).
+    #[inline]
+    fn may_start(&self, text: &[char]) -> bool {
+        match text {
+            [first, second, ..] if first.is_ascii() && second.is_ascii() => {
+                let pair = self.pairs.get(*first as usize).copied().unwrap_or(0);
+                (pair >> u32::from(*second)) & 1 == 1
+            }
+            _ => true,
+        }
+    }
+
     /// Whether one of the strings is at the start of `text`.
     pub fn starts(&self, text: &[char]) -> bool {
+        self.may_start(text) && self.walk(text)
+    }
+
+    /// [`Trie::starts`] by walking the trie alone.
+    fn walk(&self, text: &[char]) -> bool {
         let mut at = 0;
         let mut chars = text.iter();
         loop {
@@ -157,5 +195,55 @@ impl Set {
             Set::Fold(letter) => chars::folds_to(c, *letter),
             Set::Class(class) => class.has(c),
         }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)] // tests may unwrap (Cargo.toml)
+mod tests {
+    use super::Trie;
+
+    fn chars(text: &str) -> Vec<char> {
+        text.chars().collect()
+    }
+
+    #[test]
+    fn the_pair_test_never_rejects_a_start() {
+        let sets: [&[&str]; 4] = [
+            &["one", "o", "ten", "twelve", "us$", "a\u{e9}x", "\u{e9}t"],
+            &["sec", "section", "s"],
+            &["", "zz"],
+            &["x\u{17f}", "k"],
+        ];
+        let alphabet = [
+            "o", "n", "e", "t", "w", "s", "u", "$", "a", "\u{e9}", "x", "z", "k", " ",
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let (mut started, mut rejected) = (0, 0);
+        for set in sets {
+            let trie = Trie::new(&set.iter().map(|s| chars(s)).collect::<Vec<_>>());
+            for _ in 0..3000 {
+                let mut next = || {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    usize::try_from(seed % 1000).unwrap()
+                };
+                let length = next() % 5;
+                let text: String = (0..length)
+                    .map(|_| *alphabet.get(next() % 14).unwrap())
+                    .collect();
+                let text = chars(&text);
+                let expected = set.iter().any(|s| text.starts_with(&chars(s)));
+                assert_eq!(trie.starts(&text), expected, "{set:?} {text:?}");
+                assert_eq!(trie.walk(&text), expected, "{set:?} {text:?}");
+                started += usize::from(expected);
+                rejected += usize::from(!trie.may_start(&text));
+            }
+        }
+        assert!(
+            started > 500 && rejected > 3000,
+            "{started} started, {rejected} rejected"
+        );
     }
 }

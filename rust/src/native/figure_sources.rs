@@ -5,20 +5,25 @@
 //! are sources, assistant prose and call arguments never are; a failed result vouches only
 //! for what its call's arguments did not say. Only the text around an anchor of the looked-up
 //! figures is read (anchors.rs), unless a figure has none (a hedged one): then every source
-//! is read whole. A tool result's structured values source money (structured.rs).
+//! is read whole. A tool result's structured values source money (structured.rs). A result
+//! whose text cannot hold an anchor is not written at all (written.rs), and a text read
+//! again (a page fetched twice) is looked up, not extracted again.
 
 mod anchors;
 mod structured;
+mod written;
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+
+use sonic_rs::JsonValueTrait;
 
 pub use anchors::{Anchors, anchor_pattern};
 pub use structured::{amount_values, key_names_money};
 
 use super::{Fallback, Frame, Trace, Value, json};
 use crate::figures::extract::{self, Extractor, Figure};
-use crate::figures::index::{FigureIndex, echoed};
+use crate::figures::index::{FigureIndex, Found, echoed};
 
 fn declined(_: extract::Fallback) -> Fallback {
     Fallback("figure extraction left a source text to the reference")
@@ -45,6 +50,7 @@ pub fn figure_evidence(
         humans,
         args: HashMap::new(),
         index: FigureIndex::new(false),
+        read: HashMap::new(),
     };
     for (position, frame) in trace.frames.iter().enumerate() {
         sources.add(frame, &format!("f{position}"))?;
@@ -64,6 +70,9 @@ struct Sources<'a, 'v> {
     /// The arguments of each call by id (the last call of an id wins, as a dict keeps it).
     args: HashMap<&'v str, Option<&'v Value>>,
     index: FigureIndex,
+    /// What each text read so far holds: an agent often reads one result again (a page
+    /// fetched twice), and its windows are then the same texts.
+    read: HashMap<String, Found>,
 }
 
 impl<'v> Sources<'_, 'v> {
@@ -76,6 +85,12 @@ impl<'v> Sources<'_, 'v> {
                 return Ok(());
             }
             Frame::ToolResult { id, ok, result } => {
+                let unwritten = result.filter(|value| value.as_str().is_none());
+                if let (Some(anchors), Some(value)) = (self.anchors, unwritten) {
+                    if !written::may_hold_anchor(anchors, value) {
+                        return Ok(()); // no window, as below: nothing to find
+                    }
+                }
                 let echo_of = (!ok).then(|| self.args.get(id).copied().flatten());
                 (json::result_text(result)?, Some(result), echo_of)
             }
@@ -100,18 +115,29 @@ impl<'v> Sources<'_, 'v> {
         }
         .map_err(declined)?;
         match windows {
-            None => self.index.add(self.extractor, &text, evidence, &keys),
+            None => self.read(&text, evidence, &keys),
             Some(spans) => spans.into_iter().try_for_each(|(start, end)| {
-                let window = text.get(start..end).unwrap_or("");
-                self.index.add(self.extractor, window, evidence, &keys)
+                self.read(text.get(start..end).unwrap_or(""), evidence, &keys)
             }),
-        }
-        .map_err(declined)?;
+        }?;
         if let Some(result) = result {
             self.index
                 .add_values(amount_values(result)?, evidence, &keys)
                 .map_err(declined)?;
         }
+        Ok(())
+    }
+
+    /// `FigureIndex.add(text)`, each distinct text's figures worked out once.
+    fn read(&mut self, text: &str, evidence: &str, keys: &HashSet<String>) -> Result<(), Fallback> {
+        if let Some(found) = self.read.get(text) {
+            self.index.add_found(found, evidence, keys);
+            return Ok(());
+        }
+        // As FigureIndex::add (numbers are never kept here: no bare figures).
+        let found = Found::of(self.extractor, text, false).map_err(declined)?;
+        self.index.add_found(&found, evidence, keys);
+        self.read.insert(text.to_owned(), found);
         Ok(())
     }
 }

@@ -173,6 +173,11 @@ pub struct Anchors {
     /// Per byte: 0 never starts a match, 1 an ASCII character that may, 2 a non-ASCII
     /// character's lead byte (decoded and asked).
     starts: [u8; 256],
+    /// The bytes that may start a match, when they are three or fewer ASCII ones (a figure's
+    /// leading digits): the scan is then a `memchr`.
+    few: Option<Vec<u8>>,
+    /// Every match starts with an ASCII digit.
+    digits_only: bool,
     /// More non-whitespace characters than any match holds ([`most_solid`]).
     reach: usize,
 }
@@ -186,17 +191,25 @@ impl Anchors {
         };
         let reach = parts.iter().map(|part| most_solid(part)).max().unwrap_or(0) + 1;
         let pattern = Pattern::new(&parts.join("|"), true)?;
+        let ascii = pattern.starts_ascii();
         let mut starts = [0u8; 256];
         for (byte, start) in starts.iter_mut().enumerate() {
             *start = match u8::try_from(byte) {
                 Ok(ascii @ 0..=0x7f) => u8::from(pattern.may_start(char::from(ascii))),
-                Ok(0xc0..=0xff) => 2,
+                Ok(0xc0..=0xff) if !ascii => 2,
                 _ => 0,
             };
         }
+        let bytes: Vec<u8> = (0..=u8::MAX)
+            .filter(|&b| starts.get(usize::from(b)) != Some(&0))
+            .collect();
+        let digits_only = bytes.iter().all(u8::is_ascii_digit);
+        let few = (bytes.len() <= 3).then_some(bytes);
         Ok(Some(Self {
             pattern,
             starts,
+            few,
+            digits_only,
             reach,
         }))
     }
@@ -209,10 +222,7 @@ impl Anchors {
         let mut spans: Vec<(usize, usize)> = Vec::new();
         let mut at = 0;
         let mut local: Vec<char> = Vec::with_capacity(4 * self.reach);
-        while let Some(skip) = bytes.get(at..).and_then(|rest| {
-            rest.iter()
-                .position(|&b| self.starts.get(usize::from(b)) != Some(&0))
-        }) {
+        while let Some(skip) = bytes.get(at..).and_then(|rest| self.next_start(rest)) {
             let start = at + skip;
             let Some((end, next)) = self.match_at(text, start, &mut local)? else {
                 at = start + 1;
@@ -226,6 +236,30 @@ impl Anchors {
             at = next;
         }
         Ok(spans)
+    }
+
+    /// Whether a match may start with `byte` (a non-ASCII lead byte: when some non-ASCII
+    /// character may).
+    pub fn may_start(&self, byte: u8) -> bool {
+        self.starts.get(usize::from(byte)) != Some(&0)
+    }
+
+    /// Whether every match starts with an ASCII digit.
+    pub fn starts_with_digits_only(&self) -> bool {
+        self.digits_only
+    }
+
+    /// The offset in `rest` of the first byte that may start a match.
+    fn next_start(&self, rest: &[u8]) -> Option<usize> {
+        match self.few.as_deref() {
+            Some([]) => None,
+            Some(&[a]) => memchr::memchr(a, rest),
+            Some(&[a, b]) => memchr::memchr2(a, b, rest),
+            Some(&[a, b, c]) => memchr::memchr3(a, b, c, rest),
+            _ => rest
+                .iter()
+                .position(|&b| self.starts.get(usize::from(b)) != Some(&0)),
+        }
     }
 
     /// The end (a byte offset) of the match starting at byte `start`, if one does, and where
@@ -392,12 +426,16 @@ mod tests {
             "$0 and 7%",
             "twenty-one days",
             "$60,000 in 1999",
+            "4500 rows",
+            "1,112,064 and 8137",
         ];
         let mut seed = 0x2545_f491_4f6c_dd1d_u64;
         let mut windows = 0;
+        let mut memchr = 0;
         for answer in answers {
             let figures = ex.figures(answer).unwrap();
             let anchors = Anchors::new(&figures, ex.tables()).unwrap().unwrap();
+            memchr += usize::from(anchors.few.is_some());
             let pattern = anchor_pattern(&figures, ex.tables()).unwrap();
             let reference = Pattern::new(&pattern, true).unwrap();
             for round in 0..400 {
@@ -415,6 +453,8 @@ mod tests {
                 windows += found.len();
             }
         }
+        // Digits-only anchors, and "twenty-one" (2, t and T), are scanned by memchr.
+        assert_eq!(memchr, 4, "anchors scanned by memchr");
         assert!(
             windows > 1000,
             "{windows} windows: the texts rarely hold an anchor"

@@ -1,0 +1,138 @@
+//! Whether a tool result's text (`result_text`: the JSON orjson writes) may hold a byte an
+//! anchor starts with, answered from the value without writing it. When the anchors start
+//! with digits only, the writing adds none of its own but through `\u00xx` escapes and
+//! numbers: a result whose strings hold no such digit (nor a control character) and which
+//! has no number has no window, and is skipped unwritten.
+
+use sonic_rs::{JsonNumberTrait, ValueRef};
+
+use super::super::Value;
+use super::Anchors;
+
+/// `false` only when `result_text(value)` surely holds no byte `anchors` may start with.
+pub fn may_hold_anchor(anchors: &Anchors, value: &Value) -> bool {
+    if !anchors.starts_with_digits_only() {
+        return true;
+    }
+    holds(anchors, value)
+}
+
+fn holds(anchors: &Anchors, value: &Value) -> bool {
+    match value.as_ref() {
+        ValueRef::Null | ValueRef::Bool(_) => false,
+        ValueRef::Number(number) => {
+            // An integer is written by itoa (json.rs); a float's form is left to the writer.
+            let mut buffer = itoa::Buffer::new();
+            let written = match (number.as_i64(), number.as_u64()) {
+                (Some(int), _) => buffer.format(int),
+                (None, Some(int)) => buffer.format(int),
+                _ => return true,
+            };
+            written.bytes().any(|b| anchors.may_start(b))
+        }
+        ValueRef::String(text) => string_holds(anchors, text),
+        ValueRef::Array(array) => array.iter().any(|item| holds(anchors, item)),
+        ValueRef::Object(object) => object
+            .iter()
+            .any(|(key, item)| string_holds(anchors, key) || holds(anchors, item)),
+    }
+}
+
+/// A control character is written `\u00xx`: digits of the writing's own.
+fn string_holds(anchors: &Anchors, text: &str) -> bool {
+    text.bytes().any(|b| b < 0x20 || anchors.may_start(b))
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)] // tests may unwrap (Cargo.toml)
+mod tests {
+    use super::may_hold_anchor;
+    use crate::figures::testing::extractor;
+    use crate::native::figure_sources::Anchors;
+    use crate::native::json::result_text;
+
+    const PIECES: &[&str] = &[
+        "\"a\"",
+        "\"15\"",
+        "\"1.5\"",
+        "\"\\u0015\"",
+        "\"\\n\"",
+        "\"x1,5y\"",
+        "15",
+        "1.5",
+        "2",
+        "-7",
+        "18446744073709551615",
+        "null",
+        "true",
+        "false",
+        "\"\u{2013}\"",
+        "\"\u{e9}\"",
+        "\"one\"",
+        "\"f\"",
+    ]; // fmt: skip
+
+    /// A generated JSON value (xorshift: deterministic and dependency-free).
+    fn value(seed: &mut u64, depth: usize) -> String {
+        let mut next = || {
+            *seed ^= *seed << 13;
+            *seed ^= *seed >> 7;
+            *seed ^= *seed << 17;
+            usize::try_from(*seed % 1000).unwrap()
+        };
+        let pick = next();
+        let width = next() % 4;
+        let leaf = *PIECES.get(next() % PIECES.len()).unwrap();
+        if depth == 0 || pick % 3 == 0 {
+            return leaf.to_owned();
+        }
+        let items: Vec<String> = (0..width).map(|_| value(seed, depth - 1)).collect();
+        if pick % 3 == 1 {
+            format!("[{}]", items.join(","))
+        } else {
+            let pairs: Vec<String> = items
+                .iter()
+                .enumerate()
+                .map(|(at, item)| format!("{}:{item}", PIECES.get(at % 6).unwrap()))
+                .collect();
+            format!("{{{}}}", pairs.join(","))
+        }
+    }
+
+    #[test]
+    fn a_result_skipped_unwritten_has_no_window() {
+        let ex = extractor();
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let (mut skipped, mut windowed) = (0, 0);
+        for answer in ["$1.5", "1,112,064 and 8137", "$1.5 million", "15 days"] {
+            let figures = ex.figures(answer).unwrap();
+            let anchors = Anchors::new(&figures, ex.tables()).unwrap().unwrap();
+            for _ in 0..600 {
+                let json = value(&mut seed, 3);
+                let parsed: sonic_rs::Value = sonic_rs::from_str(&json).unwrap();
+                let text = result_text(Some(&parsed)).unwrap();
+                let windows = anchors.windows(&text).unwrap();
+                if !may_hold_anchor(&anchors, &parsed) {
+                    assert!(windows.is_empty(), "{answer:?}: {json} written {text}");
+                    skipped += 1;
+                } else if !windows.is_empty() {
+                    windowed += 1;
+                }
+            }
+        }
+        // Both kinds are met (the generated values can turn a wrong test red).
+        assert!(skipped > 200, "{skipped} skipped");
+        assert!(windowed > 100, "{windowed} with windows");
+    }
+
+    #[test]
+    fn escapes_write_digits() {
+        let ex = extractor();
+        let anchors = Anchors::new(&ex.figures("$1.5").unwrap(), ex.tables());
+        let anchors = anchors.unwrap().unwrap();
+        let control: sonic_rs::Value = sonic_rs::from_str("[\"\\u0015\"]").unwrap();
+        assert!(may_hold_anchor(&anchors, &control));
+        let plain: sonic_rs::Value = sonic_rs::from_str("{\"a\":[null,true,\"x\"]}").unwrap();
+        assert!(!may_hold_anchor(&anchors, &plain));
+    }
+}
