@@ -35,6 +35,7 @@ from benchmarks._cli import run_cli
 from benchmarks._common import DATA, REPO, Check, Section, corpus_traces, table
 from benchmarks._faithbench import run_faithbench
 from benchmarks._guard import run_guard
+from benchmarks._native_stages import run_native_stages
 from benchmarks._profile import lower_cost, run_profile
 from benchmarks._readers import run_readers
 from benchmarks._real import load_blobs, run_real
@@ -136,6 +137,7 @@ _SELF_CONTAINED: tuple[tuple[str, Callable[[], Section]], ...] = (
     ("11. zero-config grading: extracted claims on FaithBench, nine-commits, tau-bench; cost",
      run_claims),
     ("12. grading with no question file: speed, 2 workers vs 1", run_bulk),
+    ("14. the compiled core's native path, stage by stage", run_native_stages),
 )  # fmt: skip
 
 

@@ -1,15 +1,15 @@
 """The native path's figure evidence: one core call against the pipeline it replaces.
 
-``python -m benchmarks.native_figures``. On the 18 real nine-commits traces (skipped without
-``$TRACEGRADE_CORPUS``), each figure's evidence as grading needs it: the pipeline of today
-(``parse_native_trace``, then ``FigureSources(lines_matching=anchor_pattern(figures))``
-over the frames, the core extracting figures inside ``FigureIndex.add``) against
-``_core.native_figure_evidence`` (bytes in, evidence out), in the same run, alternating; the
-answers are each trace's final answer, and every assistant text and tool result of the run
-(many figures). Then the anchor scan's throughput: one run whose tool results are
-megabytes of JSON with digits everywhere, looked up for one figure, against ``orjson.loads``
-of the same bytes, and less what parsing and validating alone take. CPU time (the machine is
-shared), medians.
+``python -m benchmarks._native_figures``, and in item 14. On the 18 real nine-commits traces
+(skipped without ``$TRACEGRADE_CORPUS``), each figure's evidence as grading needs it: the
+pipeline of today (``parse_native_trace``, then
+``FigureSources(lines_matching=anchor_pattern(figures))`` over the frames, the core
+extracting figures inside ``FigureIndex.add``) against ``_core.native_figure_evidence``
+(bytes in, evidence out), in the same run, alternating; the answers are each trace's final
+answer, and every assistant text and tool result of the run (many figures). Then the anchor
+scan's throughput: one run whose tool results are megabytes of JSON with digits everywhere,
+looked up for one figure, against ``orjson.loads`` of the same bytes, and less what parsing
+and validating alone take. CPU time (the machine is shared), medians.
 """
 
 from __future__ import annotations
@@ -94,13 +94,10 @@ def _big_run(size: int) -> bytes:
     return orjson.dumps({**header, "tokens": [], "frames": frames})
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(
-        prog="python -m benchmarks.native_figures", description=__doc__
-    )
-    parser.add_argument("--repeats", type=int, default=REPEATS, help=f"default {REPEATS}")
-    options = parser.parse_args()
+def run_native_figures(repeats: int = REPEATS) -> list[str]:
+    """The report's lines: the table, then the anchor scan's throughput."""
     rows: list[list[object]] = []
+    lines: list[str] = []
     paths = sorted(corpus_traces().rglob("*.json"))
     if paths:
         blobs = [path.read_bytes() for path in paths]
@@ -111,10 +108,9 @@ def main() -> None:
         ):
             cases = list(zip(blobs, answers, strict=True))
             if _pipeline(cases)() != _core(cases)():
-                raise SystemExit(f"the core and the pipeline differ on {name}")
-            old, new, ratio = paired(
-                _pipeline(cases), _core(cases), options.repeats, time.process_time
-            )
+                msg = f"the core and the pipeline differ on {name}"
+                raise SystemExit(msg)
+            old, new, ratio = paired(_pipeline(cases), _core(cases), repeats, time.process_time)
             size = sum(len(data) for data in blobs)
             rows.append(
                 [
@@ -125,31 +121,40 @@ def main() -> None:
                     f"{1 / ratio.median:.1f}x",
                 ]
             )
+        lines += [*table(["workload", "size", "pipeline CPU ms", "core CPU ms", "speed-up"], rows)]
     else:
-        print(f"nine-commits traces not found at {corpus_traces()}: set TRACEGRADE_CORPUS")
+        lines.append(f"nine-commits traces not found at {corpus_traces()}: set TRACEGRADE_CORPUS")
     big = _big_run(20 * MB)
     cases = [(big, "It costs $466.75.")]
     module = compiled_core()
     if module is None:
-        raise SystemExit("the compiled core is not built (or TRACEGRADE_CORE=python)")
-    loads, core, ratio = paired(
-        lambda: orjson.loads(big), _core(cases), options.repeats, time.process_time
-    )
+        msg = "the compiled core is not built (or TRACEGRADE_CORE=python)"
+        raise SystemExit(msg)
+    loads, core, ratio = paired(lambda: orjson.loads(big), _core(cases), repeats, time.process_time)
     parse, _, _ = paired(
-        lambda: module.native_trace_frames(big), _core(cases), options.repeats, time.process_time
+        lambda: module.native_trace_frames(big), _core(cases), repeats, time.process_time
     )
     scan = core.median - parse.median
-    print(
-        "\n".join(table(["workload", "size", "pipeline CPU ms", "core CPU ms", "speed-up"], rows))
+    lines += [
+        "",
+        (
+            f"Anchor scan: {size_text(len(big))} of tool results, one figure: core"
+            f" {core.median * 1000:.1f} ms ({rate(len(big), core.median)} MB/s), of which parsing"
+            f" and validating (`native_trace_frames`) {parse.median * 1000:.1f} ms, the figure"
+            f" evidence {scan * 1000:.1f} ms ({rate(len(big), scan)} MB/s); `orjson.loads`"
+            f" {loads.median * 1000:.1f} ms ({rate(len(big), loads.median)} MB/s): the whole call"
+            f" {ratio.median:.2f}x `orjson.loads`."
+        ),
+    ]
+    return lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks._native_figures", description=__doc__
     )
-    print(
-        f"\nanchor scan: {size_text(len(big))} of tool results, one figure: core "
-        f"{core.median * 1000:.1f} ms ({rate(len(big), core.median)} MB/s), of which parsing "
-        f"and validating (native_trace_frames) {parse.median * 1000:.1f} ms, the figure "
-        f"evidence {scan * 1000:.1f} ms ({rate(len(big), scan)} MB/s); orjson.loads "
-        f"{loads.median * 1000:.1f} ms ({rate(len(big), loads.median)} MB/s): the whole call "
-        f"{ratio.median:.2f}x orjson.loads"
-    )
+    parser.add_argument("--repeats", type=int, default=REPEATS, help=f"default {REPEATS}")
+    print("\n".join(run_native_figures(parser.parse_args().repeats)))
 
 
 if __name__ == "__main__":
