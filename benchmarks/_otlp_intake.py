@@ -4,10 +4,11 @@ Runs (``benchmarks/_otlp_runs.py``): a few hundred support-agent runs with two t
 calls each and an answer citing their figures, half OpenInference spans as OTLP JSON, half
 OTel GenAI spans as protobuf, a few runs per request.
 
-Intake: the app (web_latency's ``bench_app``: the example project's registry) is served by
-uvicorn in a child process on 127.0.0.1 over a new SQLite file in a temporary folder; httpx
-posts a warm-up request, then every request in turn over one keep-alive connection. Every
-answer must be ``200`` with no rejected span, and every run must be stored read and graded.
+Intake: the real command, ``tracegrade serve --project examples/project --store URL``
+(the console script beside the interpreter), runs in a child process on 127.0.0.1 over a new
+SQLite file in a temporary folder; httpx posts a warm-up request, then every request in turn
+over one keep-alive connection. Every answer must be ``200`` with no rejected span, and
+every run must be stored read and graded.
 
 Grading share: after the server stops, another child reads the stored runs back and grades
 each in-process with ``grade_received`` (what the intake's grading child runs), with the
@@ -28,7 +29,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -37,23 +37,18 @@ import orjson
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceResponse
 
 from benchmarks._common import MB, REPO, Check, Section, size_text, table
+from benchmarks._otlp_grading import ENGINE, ENGINES, GRADE_PASSES, Grading
 from benchmarks._otlp_runs import JSON, make_runs, requests
-from benchmarks.web_latency import served
-from tracegrade.store import open_store
-from tracegrade.web._intake import received_trace
-from tracegrade.web._intake_bound import GradeLimits, bounded_grade
-from tracegrade.web._intake_grade import grade_received
+from benchmarks.web_latency import _free_port, _wait_ready
 
 if TYPE_CHECKING:
-    from benchmarks._otlp_runs import Request
-    from tracegrade.traces import Trace
+    from collections.abc import Callable
 
+    from benchmarks._otlp_runs import Request
+
+EXAMPLE = REPO / "examples" / "project"
 RUNS = 120
 PER_REQUEST = 4
-GRADE_PASSES = 3
-BOUNDED_SAMPLE = 30  # runs graded through bounded_grade (a forked child each)
-ENGINE = "TRACEGRADE_CORE"
-ENGINES = (("compiled core", "compiled"), ("Python reference", "python"))
 
 
 def _say(text: str) -> None:
@@ -90,91 +85,36 @@ def post_all(base_url: str, bodies: list[Request], warmup: Request | None = None
         return time.perf_counter() - started
 
 
-def stored_runs(url: str) -> list[Trace]:
-    """The runs stored read and graded (a run stored with a problem is left out)."""
-    store = open_store(url)
-    try:
-        records = store.received_traces(limit=10_000)
-    finally:
-        store.close()
-    traces = []
-    for record in records:
-        trace = received_trace(record)
-        if trace is not None and record.grade is not None and record.trace.get("problem") is None:
-            traces.append(trace)
-    return traces
+def _environment() -> dict[str, str]:
+    """This environment with the compiled core, and the repository ahead of a set PYTHONPATH."""
+    path = os.pathsep.join(filter(None, (str(REPO), os.environ.get("PYTHONPATH"))))
+    return {**os.environ, ENGINE: "compiled", "PYTHONPATH": path}
 
 
-@dataclass(frozen=True, slots=True)
-class Grading:
-    """The stored runs graded in-process.
+def served_cli(url: str, work: Callable[[str], float]) -> float:
+    """Run ``work(base_url)`` against ``tracegrade serve`` (the console script) over ``url``.
 
-    Attributes:
-        runs: The runs stored read and graded.
-        grade_ms: Per engine label, ``grade_received``'s wall milliseconds per run (best pass).
-        grade_cpu_ms: Per engine label, its CPU milliseconds per run (the same pass).
-        bounded_ms: ``bounded_grade``'s wall milliseconds per run (compiled core), a sample.
-        bounded_runs: The size of that sample.
+    The real command, not an app built here: the intake's grading children re-run the
+    server's ``__main__``, which is the console script's for a user.
     """
-
-    runs: int
-    grade_ms: dict[str, float]
-    grade_cpu_ms: dict[str, float]
-    bounded_ms: float
-    bounded_runs: int
-
-
-def _grade_all(traces: list[Trace], engine: str) -> tuple[float, float]:
-    """Wall and CPU seconds of ``grade_received`` over ``traces`` with the engine selected."""
-    # The engine is looked up at each call (tracegrade._engine.compiled_core), so the
-    # variable switches it in this process; bounded_grade's fork server keeps its own.
-    os.environ[ENGINE] = engine
+    script = Path(sys.executable).with_name("tracegrade")
+    program = [str(script)] if script.exists() else [sys.executable, "-m", "tracegrade"]
+    port = _free_port()
+    command = [*program, "serve", "--project", str(EXAMPLE), "--store", url, "--port", str(port)]
+    child = subprocess.Popen(command, cwd=REPO, env=_environment(), stdout=subprocess.DEVNULL)
+    base_url = f"http://127.0.0.1:{port}"
     try:
-        wall, cpu = time.perf_counter(), time.process_time()
-        for trace in traces:
-            grade_received(trace)
-        return time.perf_counter() - wall, time.process_time() - cpu
+        _wait_ready(base_url, child, path="/api/traces")
+        return work(base_url)
     finally:
-        os.environ[ENGINE] = "compiled"
-
-
-def time_grading(url: str, passes: int = GRADE_PASSES, sample: int = BOUNDED_SAMPLE) -> Grading:
-    """``grade_received`` over the stored runs per engine, passes alternating (best kept);
-    then ``bounded_grade`` over a sample, with the compiled core."""
-    traces = stored_runs(url)
-    if not traces:
-        msg = f"no run was stored read and graded in {url}"
-        raise RuntimeError(msg)
-    best = {label: (float("inf"), 0.0) for label, _ in ENGINES}
-    for _ in range(passes):
-        for label, engine in ENGINES:
-            best[label] = min(best[label], _grade_all(traces, engine))
-    chosen = traces[:: max(1, len(traces) // sample)][:sample]
-    limits = GradeLimits()
-    bounded_grade(chosen[0], None, limits)  # starts the fork server, as the intake's warm-up did
-    started = time.perf_counter()
-    for trace in chosen:
-        grade, problem = bounded_grade(trace, None, limits)
-        if grade is None:
-            msg = f"trace {trace.id} was not graded: {problem}"
-            raise RuntimeError(msg)
-    bounded = time.perf_counter() - started
-    count = len(traces)
-    return Grading(
-        runs=count,
-        grade_ms={label: wall * 1000 / count for label, (wall, _) in best.items()},
-        grade_cpu_ms={label: cpu * 1000 / count for label, (_, cpu) in best.items()},
-        bounded_ms=bounded * 1000 / len(chosen),
-        bounded_runs=len(chosen),
-    )
+        child.terminate()
+        child.wait(timeout=30)
 
 
 def _grading_child(url: str) -> Grading:
     """:func:`time_grading` in a child process: its own fork server, a clean engine choice."""
-    path = os.pathsep.join(filter(None, (str(REPO), os.environ.get("PYTHONPATH"))))
-    env = {**os.environ, ENGINE: "compiled", "PYTHONPATH": path}
-    command = [sys.executable, "-m", "benchmarks._otlp_intake", "--grade", url]
-    done = subprocess.run(command, cwd=REPO, env=env, capture_output=True, check=False)
+    command = [sys.executable, "-m", "benchmarks._otlp_grading", url]
+    done = subprocess.run(command, cwd=REPO, env=_environment(), capture_output=True, check=False)
     if done.returncode != 0:
         msg = f"the grading child failed: {done.stderr.decode(errors='replace')[-500:]}"
         raise RuntimeError(msg)
@@ -192,7 +132,7 @@ def measure(runs: int, per_request: int) -> tuple[list[Request], float, Grading]
     with tempfile.TemporaryDirectory(prefix="tracegrade-otlp-bench-") as folder:
         url = f"sqlite:///{Path(folder) / 'intake.db'}"
         _say(f"{len(bodies)} requests of {runs} runs to a served app")
-        seconds = served(url, lambda base: post_all(base, bodies, warmup), {ENGINE: "compiled"})
+        seconds = served_cli(url, lambda base: post_all(base, bodies, warmup))
         _say("grading the stored runs in a child process")
         return bodies, seconds, _grading_child(url)
 
@@ -225,12 +165,14 @@ def run_otlp_intake(runs: int = RUNS, per_request: int = PER_REQUEST) -> Section
         f"{runs} agent runs (two to four tool calls each, the answer citing their figures) in"
         f" {len(bodies)} `POST /v1/traces` requests of {per_request} runs, {size_text(size)} in"
         f" all: {json_share:.0%} of the requests OpenInference spans as OTLP JSON, the rest OTel"
-        " GenAI spans as protobuf (`benchmarks/_otlp_runs.py`). The app is served by uvicorn"
-        " on 127.0.0.1 in a child process over a new SQLite file; httpx posts one warm-up"
+        " GenAI spans as protobuf (`benchmarks/_otlp_runs.py`). `tracegrade serve` (the"
+        " console script, the example project's registry) runs on 127.0.0.1 in a child"
+        " process over a new SQLite file; httpx posts one warm-up"
         " request, then the timed ones in turn over one connection (runs/s, MB/s and intake"
         " ms/run: wall time from the first timed request to the last answer). Every answer is"
         " `200` with no rejected span. Then another child reads the stored runs back and"
-        " grades them in-process, timed there (no hook in the server): `grade_received`, what"
+        " grades them in-process (`benchmarks/_otlp_grading.py`, timed there: the server has"
+        " no hook): `grade_received`, what"
         " the intake's grading child computes, with each engine (passes alternating, best of"
         f" {GRADE_PASSES} over every stored run; CPU time in brackets), and `bounded_grade`,"
         " what the intake calls for each run (a child forked per run with its 20 s bound;"
@@ -280,11 +222,7 @@ def run_otlp_intake(runs: int = RUNS, per_request: int = PER_REQUEST) -> Section
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks._otlp_intake", description=__doc__)
     parser.add_argument("--runs", type=int, default=RUNS, help=f"default {RUNS}")
-    parser.add_argument("--grade", metavar="URL", help=argparse.SUPPRESS)
     options = parser.parse_args()
-    if options.grade:
-        sys.stdout.buffer.write(orjson.dumps(asdict(time_grading(options.grade))))
-        return
     section = run_otlp_intake(options.runs)
     print(f"## {section.title}\n")
     print("\n".join(section.body))

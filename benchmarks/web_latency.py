@@ -28,7 +28,7 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
 import httpx  # noqa: TID251 - the benchmark is an HTTP client of the served app
 import orjson
@@ -49,7 +49,7 @@ from tracegrade.evals import load_project
 from tracegrade.store import open_store
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+    from collections.abc import Callable
     from pathlib import Path
 
     from fastapi import FastAPI
@@ -61,7 +61,6 @@ MIN_ROUNDS = 5
 BUDGET_S = 300.0  # after this many seconds of requests, rounds stop (never before MIN_ROUNDS)
 WARMUP_ROUNDS = 2
 PING = "/__bench/ping"
-T = TypeVar("T")
 
 
 def _say(text: str) -> None:
@@ -212,14 +211,16 @@ def measure(base_url: str, rounds: int = ROUNDS, budget: float = BUDGET_S) -> li
     return [Timing(label, path, tuple(times[path])) for label, path in targets]
 
 
-def _wait_ready(base_url: str, child: subprocess.Popen[bytes], seconds: float = 60) -> None:
+def _wait_ready(
+    base_url: str, child: subprocess.Popen[bytes], seconds: float = 60, path: str = PING
+) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if child.poll() is not None:
             msg = f"the server exited with {child.returncode}"
             raise RuntimeError(msg)
         try:
-            if httpx.get(base_url + PING, timeout=1).status_code == 200:
+            if httpx.get(base_url + path, timeout=1).status_code == 200:
                 return
         except httpx.TransportError:
             time.sleep(0.1)
@@ -227,18 +228,11 @@ def _wait_ready(base_url: str, child: subprocess.Popen[bytes], seconds: float = 
     raise RuntimeError(msg)
 
 
-def served(url: str, work: Callable[[str], T], env: Mapping[str, str] | None = None) -> T:
-    """Run ``work(base_url)`` against the app served by uvicorn in a child process.
-
-    ``env`` adds to the child's environment (``TRACEGRADE_CORE``, say); a ``PYTHONPATH``
-    already set (a worktree's ``src``) is kept after the repository root.
-    """
+def served(url: str, work: Callable[[str], list[Timing]]) -> list[Timing]:
+    """Run ``work(base_url)`` against the app served by uvicorn in a child process."""
     port = _free_port()
     command = [sys.executable, "-m", "benchmarks.web_latency", "--serve", url, "--port", str(port)]
-    path = os.pathsep.join(filter(None, (str(REPO), os.environ.get("PYTHONPATH"))))
-    child = subprocess.Popen(
-        command, cwd=REPO, env={**os.environ, **(env or {}), "PYTHONPATH": path}
-    )
+    child = subprocess.Popen(command, cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)})
     base_url = f"http://127.0.0.1:{port}"
     try:
         _wait_ready(base_url, child)
