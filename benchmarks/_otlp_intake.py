@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from benchmarks._otlp_runs import Request
 
 EXAMPLE = REPO / "examples" / "project"
-RUNS = 120
+RUNS = 200
 PER_REQUEST = 4
 
 
