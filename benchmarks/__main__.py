@@ -11,7 +11,9 @@ against a trivial route (also ``python -m benchmarks.web_latency``); (11) zero-c
 claims extracted with no question file, on FaithBench, nine-commits and tau-bench, and their
 cost against grading with a question; (12) grading with no question file: MB/s against
 ``orjson.loads``, and a 200+ MB folder on the process pool and on Ray, 2 workers against 1
-(also ``python -m benchmarks._bulk``). Items 1 and 3 need the real corpus
+(also ``python -m benchmarks._bulk``); (13) the OTLP intake: runs/s and MB/s over a served
+app into SQLite, and grading's share of its time (also ``python -m benchmarks._otlp_intake``).
+Items 1 and 3 need the real corpus
 (``$TRACEGRADE_CORPUS/nine-commits/traces``), item 5
 ``$TRACEGRADE_CORPUS/faithbench/faithbench.jsonl``, item 7 ``$TRACEGRADE_CORPUS/tau_bench``;
 each is skipped without it.
@@ -36,6 +38,7 @@ from benchmarks._common import DATA, REPO, Check, Section, corpus_traces, table
 from benchmarks._faithbench import run_faithbench
 from benchmarks._guard import run_guard
 from benchmarks._native_stages import run_native_stages
+from benchmarks._otlp_intake import run_otlp_intake
 from benchmarks._profile import lower_cost, run_profile
 from benchmarks._readers import run_readers
 from benchmarks._real import load_blobs, run_real
@@ -137,6 +140,7 @@ _SELF_CONTAINED: tuple[tuple[str, Callable[[], Section]], ...] = (
     ("11. zero-config grading: extracted claims on FaithBench, nine-commits, tau-bench; cost",
      run_claims),
     ("12. grading with no question file: speed, 2 workers vs 1", run_bulk),
+    ("13. OTLP intake: throughput and the grading share", run_otlp_intake),
     ("14. the compiled core's native path, stage by stage", run_native_stages),
 )  # fmt: skip
 

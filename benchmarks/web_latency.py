@@ -211,14 +211,16 @@ def measure(base_url: str, rounds: int = ROUNDS, budget: float = BUDGET_S) -> li
     return [Timing(label, path, tuple(times[path])) for label, path in targets]
 
 
-def _wait_ready(base_url: str, child: subprocess.Popen[bytes], seconds: float = 60) -> None:
+def _wait_ready(
+    base_url: str, child: subprocess.Popen[bytes], seconds: float = 60, path: str = PING
+) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if child.poll() is not None:
             msg = f"the server exited with {child.returncode}"
             raise RuntimeError(msg)
         try:
-            if httpx.get(base_url + PING, timeout=1).status_code == 200:
+            if httpx.get(base_url + path, timeout=1).status_code == 200:
                 return
         except httpx.TransportError:
             time.sleep(0.1)
