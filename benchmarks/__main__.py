@@ -12,9 +12,9 @@ claims extracted with no question file, on FaithBench, nine-commits and tau-benc
 cost against grading with a question; (12) grading with no question file: MB/s against
 ``orjson.loads``, and a 200+ MB folder on the process pool and on Ray, 2 workers against 1
 (also ``python -m benchmarks._bulk``); (13) the OTLP intake: runs/s and MB/s over a served
-app into SQLite, and grading's share of its time (also ``python -m benchmarks._otlp_intake``).
-Items 1 and 3 need the real corpus
-(``$TRACEGRADE_CORPUS/nine-commits/traces``), item 5
+app into SQLite, and grading's share of its time (also ``python -m benchmarks._otlp_intake``);
+(14) the compiled core's native path stage by stage against the Python pipeline. Items 1, 3
+and 14 need the real corpus (``$TRACEGRADE_CORPUS/nine-commits/traces``), item 5
 ``$TRACEGRADE_CORPUS/faithbench/faithbench.jsonl``, item 7 ``$TRACEGRADE_CORPUS/tau_bench``;
 each is skipped without it.
 """
