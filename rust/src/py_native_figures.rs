@@ -4,6 +4,7 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
+use crate::native::figure_sources::structured::{MONEY_WORDS, OTHER_WORDS};
 use crate::native::{Fallback, figure_sources, json, trace};
 use crate::py_figures::PyFigureExtractor;
 
@@ -48,6 +49,14 @@ fn native_figure_evidence(
 }
 
 /// Add the native figure functions to the module.
+/// The head words the core reads structured money by (`_MONEY_WORDS`, `_OTHER_WORDS`), for
+/// the test that holds them to the reference's lists.
+#[pyfunction]
+fn native_key_words() -> (Vec<&'static str>, Vec<&'static str>) {
+    (MONEY_WORDS.to_vec(), OTHER_WORDS.to_vec())
+}
+
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
-    module.add_function(wrap_pyfunction!(native_figure_evidence, module)?)
+    module.add_function(wrap_pyfunction!(native_figure_evidence, module)?)?;
+    module.add_function(wrap_pyfunction!(native_key_words, module)?)
 }

@@ -19,10 +19,12 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import corpus_root
+from tracegrade import _core
 from tracegrade._engine import compiled_core
 from tracegrade.figures import FigureSources, anchor_pattern, extract_figures
 from tracegrade.figures._find import compiled_extractor
 from tracegrade.figures._numbers import canonical
+from tracegrade.figures._structured import _MONEY_WORDS, _OTHER_WORDS
 from tracegrade.traces import (
     AssistantFrame,
     SystemFrame,
@@ -305,3 +307,13 @@ def test_structured_keys_name_money_as_the_reference(key: str, nested: bool) -> 
     data = orjson.dumps({**header, "tokens": [], "frames": made})
     answer = "It is $466.75."
     assert core(data, answer, humans=True) == reference(data, answer, humans=True)
+
+
+def test_the_cores_structured_key_words_are_the_references():
+    # The core reads a key's head words from its own copy of the two lists
+    # (rust/src/native/figure_sources/structured.rs): held here to the reference's.
+    money, other = _core.native_key_words()
+
+    assert (sorted(money), sorted(other)) == (sorted(_MONEY_WORDS), sorted(_OTHER_WORDS))
+    assert len(money) == len(set(money))
+    assert len(other) == len(set(other))

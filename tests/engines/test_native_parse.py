@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 import pytest
-from benchmarks import _generate as realistic
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from benchmarks import _generate as realistic
 from tests.conftest import REPO
 from tests.engines._generate import generated_inputs
 from tests.fuzz._mutate import mutate

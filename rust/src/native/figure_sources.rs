@@ -10,7 +10,7 @@
 //! again (a page fetched twice) is looked up, not extracted again.
 
 mod anchors;
-mod structured;
+pub mod structured;
 mod written;
 
 use std::borrow::Cow;

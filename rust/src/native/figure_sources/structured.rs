@@ -11,7 +11,7 @@ use crate::json_scan::depth_within;
 
 // `_MONEY_WORDS` and `_OTHER_WORDS`, as the reference lists them.
 #[rustfmt::skip]
-const MONEY_WORDS: &[&str] = &[
+pub const MONEY_WORDS: &[&str] = &[
     "amount", "amounts", "balance", "balances", "price", "prices", "pricing", "priced", "cost",
     "costs", "fee", "fees", "fare", "fares", "charge", "charges", "charged", "total", "totals",
     "subtotal", "subtotals", "refund", "refunds", "refunded", "payment", "payments", "paid",
@@ -23,7 +23,7 @@ const MONEY_WORDS: &[&str] = &[
     "expenses",
 ];
 #[rustfmt::skip]
-const OTHER_WORDS: &[&str] = &[
+pub const OTHER_WORDS: &[&str] = &[
     "id", "ids", "uuid", "guid", "key", "code", "codes", "number", "numbers", "num", "no", "nr",
     "count", "counts", "qty", "quantity", "quantities", "index", "idx", "seat", "seats",
     "available", "availability", "age", "year", "years", "month", "months", "week", "weeks",
