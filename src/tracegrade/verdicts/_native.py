@@ -16,8 +16,6 @@ from typing import TYPE_CHECKING
 from tracegrade._engine import CoreBuildError, compiled_core
 from tracegrade.figures._find import compiled_extractor
 from tracegrade.observations import only_built_in_decoders
-from tracegrade.redact import redact_trace
-from tracegrade.redact._rules import ACCEPT_NAMES, NAME_PARTS, NOT_VALUES
 from tracegrade.traces import parse_native_trace
 from tracegrade.verdicts._grade import NO_QUESTION, grade
 from tracegrade.verdicts._model import Grade
@@ -68,6 +66,9 @@ def compiled_grade(
 @functools.lru_cache(maxsize=8)  # once per redactor: a run grades with one
 def redaction_patterns(core: ModuleType, redactor: Redactor) -> RedactionPatterns:
     """The redactor's rules compiled by the core, to tell whether they change a trace."""
+    # Redaction is loaded by what reads a file, not by importing the grader (start-up).
+    from tracegrade.redact._rules import NAME_PARTS, NOT_VALUES  # noqa: PLC0415
+
     rules = [
         (
             rule.kind,
@@ -91,6 +92,8 @@ def redaction_patterns(core: ModuleType, redactor: Redactor) -> RedactionPattern
 
 def _accept_name(accept: Callable[[str], bool] | None) -> str | None:
     """The name the core knows a packaged ``accept`` test by; ``"unknown"``: it accepts all."""
+    from tracegrade.redact._rules import ACCEPT_NAMES  # noqa: PLC0415 - see redaction_patterns
+
     if accept is None:
         return None
     return next((name for test, name in ACCEPT_NAMES.items() if test is accept), "unknown")
@@ -140,5 +143,7 @@ def grade_native(
             return graded
     trace = parse_native_trace(data, name)
     if redactor is not None:
+        from tracegrade.redact import redact_trace  # noqa: PLC0415 - see redaction_patterns
+
         trace = redact_trace(trace, redactor)
     return grade(trace, question, auto=auto, strict=strict)
