@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING
 
 import orjson
 import pytest
+
 from benchmarks._otlp_grading import stored_runs
 from benchmarks._otlp_intake import measure
 from benchmarks._otlp_runs import JSON, PROTOBUF, Request, make_runs, requests
-
 from tracegrade.store import open_store
 from tracegrade.traces import ToolCallFrame
 from tracegrade.web._intake import receive

@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import orjson
-from benchmarks import _generate as realistic
 
+from benchmarks import _generate as realistic
 from tests.engines import _vocabulary as vocabulary
 from tests.fuzz._mutate import expand_markers, mutate, seeds
 from tests.helpers import builders

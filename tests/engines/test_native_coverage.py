@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import pytest
-from benchmarks._generate import SEED, _pools, generate_trace
 
+from benchmarks._generate import SEED, _pools, generate_trace
 from tests.helpers.engines import engine
 from tracegrade import _core
 from tracegrade.claims import Question

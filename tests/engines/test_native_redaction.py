@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 import pytest
-from benchmarks._generate import SEED, _pools, generate_trace
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from benchmarks._generate import SEED, _pools, generate_trace
 from tests.helpers.builders import assistant, call, command_body, compaction, result, user
 from tests.helpers.engines import engine
 from tests.redact.test_redact import ALL_KINDS, ORDINARY
