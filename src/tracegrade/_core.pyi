@@ -59,25 +59,7 @@ class FigureExtractor:
         echoed: set[str],
     ) -> bool: ...
 
-def native_figure_evidence(
-    data: bytes, answer: str, humans: bool, extractor: FigureExtractor
-) -> list[str | None] | str: ...
 def json_depth_within(data: bytes | str, limit: int) -> bool: ...
-def native_trace_values(
-    data: bytes,
-) -> tuple[str, str, str | None, tuple[tuple[str | bool, ...], ...]] | None: ...
-def native_observe_check(
-    data: bytes, needles: list[str], forms: list[str]
-) -> (
-    tuple[
-        int,
-        list[list[list[str]]],
-        list[list[list[str]]],
-        list[list[tuple[str, int, str, int | float, str]]],
-    ]
-    | str
-): ...
-def native_trace_frames(data: bytes) -> int | None: ...
 def redaction_scan(values: object, needles: list[str]) -> tuple[list[int], list[str]]: ...
 def grade_native(
     data: bytes,
@@ -112,6 +94,26 @@ class RedactionPatterns:
     def counts(self) -> tuple[int, int]: ...
     def declines(self, data: bytes) -> str | None: ...
 
+# Test hooks of the native path's stages (tests/engines/test_native_*.py): a stage's values
+# from a trace's bytes, or (a str) why the core declined it.
+def native_figure_evidence(
+    data: bytes, answer: str, humans: bool, extractor: FigureExtractor
+) -> list[str | None] | str: ...
+def native_trace_values(
+    data: bytes,
+) -> tuple[str, str, str | None, tuple[tuple[str | bool, ...], ...]] | None: ...
+def native_observe_check(
+    data: bytes, needles: list[str], forms: list[str]
+) -> (
+    tuple[
+        int,
+        list[list[list[str]]],
+        list[list[list[str]]],
+        list[list[tuple[str, int, str, int | float, str]]],
+    ]
+    | str
+): ...
+def native_trace_frames(data: bytes) -> int | None: ...
 def native_answer_claims(
     answer: str, asked: list[str], extractor: FigureExtractor, scanner: ClaimScanner
 ) -> list[tuple[ClaimKind, str, str, int, int, tuple[str, ...], bool, bool]] | str: ...
