@@ -6,9 +6,12 @@ use super::{Frame, Trace};
 
 /// JavaScript's whitespace set (`tracegrade._text.WHITESPACE`).
 pub fn is_js_space(c: char) -> bool {
+    if c.is_ascii() {
+        return matches!(c, '\t' | '\n' | '\x0b' | '\x0c' | '\r' | ' ');
+    }
     matches!(
         c,
-        '\t' | '\n' | '\x0b' | '\x0c' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
+        '\u{a0}' | '\u{1680}' | '\u{2000}'
             ..='\u{200a}'
                 | '\u{2028}'
                 | '\u{2029}'
@@ -27,19 +30,6 @@ pub fn is_blank(text: &str) -> bool {
 /// `collapse`: every whitespace run as one space, trimmed.
 pub fn collapse(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    if text.is_ascii() {
-        // The same set, byte by byte: JavaScript's ASCII whitespace is \t \n \v \f \r and space.
-        let words = text
-            .split(['\t', '\n', '\x0b', '\x0c', '\r', ' '])
-            .filter(|word| !word.is_empty());
-        for word in words {
-            if !out.is_empty() {
-                out.push(' ');
-            }
-            out.push_str(word);
-        }
-        return out;
-    }
     for word in text.split(is_js_space).filter(|word| !word.is_empty()) {
         if !out.is_empty() {
             out.push(' ');
