@@ -9,7 +9,7 @@ use pyo3::types::{PyString, PyTuple};
 use crate::claims::{self, Lexicon};
 
 /// One claim as `AnswerClaim`'s fields: `(kind, raw, text, start, end, forms, hedged, given)`.
-type ClaimTuple<'py> = (
+pub(crate) type ClaimTuple<'py> = (
     &'static str,
     String,
     String,
@@ -19,6 +19,14 @@ type ClaimTuple<'py> = (
     bool,
     bool,
 );
+
+/// A claim as its tuple of fields.
+pub(crate) fn claim_tuple(py: Python<'_>, c: claims::Claim) -> PyResult<ClaimTuple<'_>> {
+    let forms = PyTuple::new(py, c.forms)?;
+    Ok((
+        c.kind, c.raw, c.text, c.start, c.end, forms, c.hedged, c.given,
+    ))
+}
 
 /// The claim scanners with their word lists (`tracegrade.claims._scan_engine`).
 #[pyclass(name = "ClaimScanner", module = "tracegrade._core", frozen)]
@@ -62,12 +70,7 @@ impl PyClaimScanner {
         let py = answer.py();
         let tuples = found
             .into_iter()
-            .map(|c| {
-                let forms = PyTuple::new(py, c.forms)?;
-                Ok((
-                    c.kind, c.raw, c.text, c.start, c.end, forms, c.hedged, false,
-                ))
-            })
+            .map(|claim| claim_tuple(py, claim))
             .collect::<PyResult<Vec<_>>>()?;
         Ok(Some((tuples, wide)))
     }

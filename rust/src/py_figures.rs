@@ -78,12 +78,14 @@ impl PyFigureExtractor {
         distinct: bool,
     ) -> Option<Vec<FigureTuple>> {
         let text = text.to_str().ok()?;
-        let mut found = py.detach(|| self.inner.figures(text)).ok()?;
-        if distinct {
-            let mut seen = std::collections::HashSet::new();
-            found.retain(|figure| seen.insert(figure.value.clone()));
-        }
-        Some(found.into_iter().map(tuple).collect())
+        let found = py.detach(|| {
+            if distinct {
+                self.inner.distinct_figures(text)
+            } else {
+                self.inner.figures(text)
+            }
+        });
+        Some(found.ok()?.into_iter().map(tuple).collect())
     }
 
     /// The canonical value of every number `text` writes (`reference_numbers`), or `None`

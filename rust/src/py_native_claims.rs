@@ -12,20 +12,8 @@ use crate::native::answer_support::{ExtractedClaim, grade_extracted};
 use crate::native::figure_sources::figure_evidence;
 use crate::native::observe::observe;
 use crate::native::{Fallback, json, trace};
-use crate::py_claims::PyClaimScanner;
+use crate::py_claims::{PyClaimScanner, claim_tuple};
 use crate::py_figures::PyFigureExtractor;
-
-/// One claim as `AnswerClaim`'s fields: `(kind, raw, text, start, end, forms, hedged, given)`.
-type ClaimTuple<'py> = (
-    &'static str,
-    String,
-    String,
-    usize,
-    usize,
-    Bound<'py, PyTuple>,
-    bool,
-    bool,
-);
 
 const SURROGATE: &str = "a lone surrogate: no Rust string holds one";
 
@@ -51,22 +39,15 @@ fn native_answer_claims<'py>(
         return declined(SURROGATE);
     };
     let (extractor, lexicon) = (&extractor.get().inner, &scanner.get().lexicon);
-    let Ok(mut figures) = extractor.figures(answer) else {
+    let Ok(figures) = extractor.distinct_figures(answer) else {
         return declined("the answer's figures are left to the reference");
     };
-    let mut values = std::collections::HashSet::new();
-    figures.retain(|figure| values.insert(figure.value.clone())); // `extract_figures`
     let index = || asked_figures(&asked, extractor);
     let found = match extract_answer_claims(answer, &asked, &figures, index, lexicon) {
         Ok(found) => found,
         Err(Fallback(reason)) => return declined(reason),
     };
-    let tuples = found.into_iter().map(|c| -> PyResult<ClaimTuple<'py>> {
-        let forms = PyTuple::new(py, c.forms)?;
-        Ok((
-            c.kind, c.raw, c.text, c.start, c.end, forms, c.hedged, c.given,
-        ))
-    });
+    let tuples = found.into_iter().map(|claim| claim_tuple(py, claim));
     Ok(PyList::new(py, tuples.collect::<PyResult<Vec<_>>>()?)?.into_any())
 }
 
@@ -122,11 +103,9 @@ fn extracted(
     let value = json::parse(data)?;
     let trace = trace::validate(&value)?;
     let mut observations = observe(&trace)?;
-    let mut figures = extractor
-        .figures(answer)
+    let figures = extractor
+        .distinct_figures(answer)
         .map_err(|_| Fallback("the answer's figures are left to the reference"))?;
-    let mut values = std::collections::HashSet::new();
-    figures.retain(|figure| values.insert(figure.value.clone())); // `extract_figures`
     let evidence = if figures.is_empty() {
         Vec::new() // `grade_figures`: no figure, no sources to index
     } else {

@@ -33,11 +33,9 @@ fn native_figure_evidence(
     };
     let extractor = &extractor.get().inner;
     let found = py.detach(|| {
-        let mut figures = extractor
-            .figures(answer)
+        let figures = extractor
+            .distinct_figures(answer)
             .map_err(|_| Fallback("figure extraction left the answer to the reference"))?;
-        let mut seen = std::collections::HashSet::new();
-        figures.retain(|figure| seen.insert(figure.value.clone()));
         let value = json::parse(bytes)?;
         let trace = trace::validate(&value)?;
         figure_sources::figure_evidence(&trace, &figures, humans, extractor)

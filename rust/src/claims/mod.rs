@@ -32,6 +32,8 @@ pub struct Claim {
     pub end: usize,
     pub forms: Vec<String>,
     pub hedged: bool,
+    /// The user's own messages said it (marked by native::answer_claims; the scanners never).
+    pub given: bool,
 }
 
 impl Claim {
@@ -51,6 +53,7 @@ impl Claim {
             end,
             forms,
             hedged: false,
+            given: false,
         }
     }
 }

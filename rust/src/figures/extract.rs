@@ -128,6 +128,14 @@ impl Extractor {
         &self.tables
     }
 
+    /// The figures of `text`, the first of each value (`extract_figures`).
+    pub fn distinct_figures(&self, text: &str) -> Result<Vec<Figure>, Fallback> {
+        let mut found = self.figures(text)?;
+        let mut seen = std::collections::HashSet::new();
+        found.retain(|figure| seen.insert(figure.value.clone()));
+        Ok(found)
+    }
+
     /// Every figure of `text` in order of appearance, repeats included (`iter_figures`).
     pub fn figures(&self, text: &str) -> Result<Vec<Figure>, Fallback> {
         let (original, lowered) = chars_and_lowered(text).ok_or(Fallback::LengthChanges)?;

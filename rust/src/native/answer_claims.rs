@@ -16,34 +16,6 @@ use crate::lower::lower;
 use crate::normal::unicode_variants;
 use crate::words::Word;
 
-/// One claim, as `tracegrade.claims.AnswerClaim` holds it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AnswerClaim {
-    pub kind: &'static str,
-    pub raw: String,
-    pub text: String,
-    pub start: usize,
-    pub end: usize,
-    pub forms: Vec<String>,
-    pub hedged: bool,
-    pub given: bool,
-}
-
-impl From<Claim> for AnswerClaim {
-    fn from(claim: Claim) -> Self {
-        Self {
-            kind: claim.kind,
-            raw: claim.raw,
-            text: claim.text,
-            start: claim.start,
-            end: claim.end,
-            forms: claim.forms,
-            hedged: claim.hedged,
-            given: false,
-        }
-    }
-}
-
 /// What the user said in the run (`asked_texts`): the task and every user message, each text
 /// once, in order.
 pub fn asked_texts<'v>(trace: &Trace<'v>) -> Vec<&'v str> {
@@ -106,6 +78,7 @@ fn figure_claim(figure: &Figure) -> Claim {
         end: figure.end,
         forms: vec![figure.raw.clone()],
         hedged: false,
+        given: false,
     }
 }
 
@@ -156,7 +129,7 @@ pub fn extract_answer_claims(
     figures: &[Figure],
     asked_figures: impl FnOnce() -> Result<FigureIndex, Fallback>,
     lexicon: &Lexicon,
-) -> Result<Vec<AnswerClaim>, Fallback> {
+) -> Result<Vec<Claim>, Fallback> {
     let text: Vec<char> = answer.chars().collect();
     let mut found: Vec<Claim> = figures.iter().map(figure_claim).collect();
     // Figures guess too ("most likely 45 days"): one hedge rule for every kind.
@@ -175,12 +148,8 @@ pub fn extract_answer_claims(
     }
     found.sort_by_key(|claim| (claim.start, claim.end));
     let mut seen: HashSet<(&'static str, String)> = HashSet::new();
-    let mut unique: Vec<AnswerClaim> = Vec::with_capacity(found.len());
-    for claim in found {
-        if seen.insert((claim.kind, claim.text.clone())) {
-            unique.push(claim.into());
-        }
-    }
+    let mut unique = found;
+    unique.retain(|claim| seen.insert((claim.kind, claim.text.clone())));
     if asked.is_empty() {
         return Ok(unique);
     }

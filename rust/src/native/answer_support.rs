@@ -7,10 +7,10 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::answer_claims::{AnswerClaim, asked_figures, asked_texts, extract_answer_claims};
+use super::answer_claims::{asked_figures, asked_texts, extract_answer_claims};
 use super::observe::{Field, Observations};
 use super::{Fallback, Trace};
-use crate::claims::Lexicon;
+use crate::claims::{Claim, Lexicon};
 use crate::figures::extract::{Extractor, Figure};
 
 /// One entry of a grade's `extracted` list: the claim's plain values with its support.
@@ -34,7 +34,7 @@ pub struct ExtractedClaim {
 pub type FigureEvidence = HashMap<(usize, usize, String), Vec<String>>;
 
 /// Every form of `claims`, each once, in claim order.
-fn forms_of<'c>(claims: &[&'c AnswerClaim]) -> Vec<&'c str> {
+fn forms_of<'c>(claims: &[&'c Claim]) -> Vec<&'c str> {
     let mut seen = HashSet::new();
     claims
         .iter()
@@ -66,7 +66,7 @@ fn ids_by_form<'f>(
 }
 
 /// The ids showing any form of the claim, each once, in form order.
-fn shown(claim: &AnswerClaim, ids: &HashMap<&str, Vec<String>>) -> Vec<String> {
+fn shown(claim: &Claim, ids: &HashMap<&str, Vec<String>>) -> Vec<String> {
     let mut seen = HashSet::new();
     claim
         .forms
@@ -81,11 +81,11 @@ fn shown(claim: &AnswerClaim, ids: &HashMap<&str, Vec<String>>) -> Vec<String> {
 /// `support_answer_claims(claims, observations, figure_evidence)` as `grade_extracted`
 /// writes each: every claim's support, in claim order.
 pub fn support_answer_claims(
-    claims: &[AnswerClaim],
+    claims: &[Claim],
     observations: &mut Observations<'_>,
     figure_evidence: &FigureEvidence,
 ) -> Result<Vec<ExtractedClaim>, Fallback> {
-    let worded: Vec<&AnswerClaim> = claims.iter().filter(|c| c.kind != "figure").collect();
+    let worded: Vec<&Claim> = claims.iter().filter(|c| c.kind != "figure").collect();
     // Every form in one search per field; names only for the claims no line shows.
     let read_ids = ids_by_form(
         observations,
@@ -93,7 +93,7 @@ pub fn support_answer_claims(
         &[Field::Text, Field::Source],
     )?;
     let read: Vec<Vec<String>> = worded.iter().map(|c| shown(c, &read_ids)).collect();
-    let unread: Vec<&AnswerClaim> = worded
+    let unread: Vec<&Claim> = worded
         .iter()
         .zip(&read)
         .filter(|(_, ids)| ids.is_empty())

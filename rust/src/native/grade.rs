@@ -70,14 +70,6 @@ impl From<crate::figures::extract::Fallback> for Fallback {
     }
 }
 
-/// `extract_figures`: the figures of `text`, the first of each value.
-pub fn distinct_figures(text: &str, extractor: &Extractor) -> Result<Vec<Figure>, Fallback> {
-    let mut found = extractor.figures(text)?;
-    let mut seen = HashSet::new();
-    found.retain(|figure| seen.insert(figure.value.clone()));
-    Ok(found)
-}
-
 /// `figure_of`: the figure a text is as a whole, else `None`.
 fn figure_of(text: &str, extractor: &Extractor) -> Result<Option<Figure>, Fallback> {
     let stripped = text.trim_matches(crate::chars::is_space);
@@ -109,7 +101,8 @@ fn fact_claims<'q>(
         figures.push(figure_of(text, extractor)?);
     }
     let written: HashSet<String> = if figures.iter().any(Option::is_some) {
-        distinct_figures(answer, extractor)?
+        extractor
+            .distinct_figures(answer)?
             .into_iter()
             .map(|figure| figure.value)
             .collect()
@@ -239,7 +232,7 @@ pub fn grade<'v>(
     }
     let (verdict, truth, copies) = provenance(&mut observations, question)?;
     // Once, for the figures' grade and the extracted claims (as the reference does).
-    let found = distinct_figures(answer, extractor)?;
+    let found = extractor.distinct_figures(answer)?;
     let seen = if found.is_empty() {
         Vec::new()
     } else {

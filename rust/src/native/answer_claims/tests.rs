@@ -1,5 +1,3 @@
-use std::collections::HashSet;
-
 use super::{asked_figures, extract_answer_claims, shown_in};
 use crate::claims::sample::lexicon;
 use crate::figures::extract::Figure;
@@ -11,10 +9,7 @@ type Seen = Vec<(&'static str, String, usize, usize, bool, bool)>;
 
 /// `extract_figures(answer)`: each value once.
 fn figures_of(answer: &str) -> Vec<Figure> {
-    let mut figures = extractor().figures(answer).unwrap_or_default();
-    let mut values = HashSet::new();
-    figures.retain(|figure| values.insert(figure.value.clone()));
-    figures
+    extractor().distinct_figures(answer).unwrap_or_default()
 }
 
 fn claims(answer: &str, asked: &[&str]) -> Seen {

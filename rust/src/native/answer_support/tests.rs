@@ -1,9 +1,7 @@
-use std::collections::HashSet;
-
 use super::{ExtractedClaim, FigureEvidence, grade_extracted, support_answer_claims};
+use crate::claims::Claim;
 use crate::claims::sample::lexicon;
 use crate::figures::testing::extractor;
-use crate::native::answer_claims::AnswerClaim;
 use crate::native::figure_sources::figure_evidence;
 use crate::native::json::parse;
 use crate::native::observe::observe;
@@ -32,8 +30,8 @@ const LISTING: &str = r#"{"ok": true, "files": ["notes.md", "app/config.ts"]}"#;
 const READ: &str =
     r#"{"ok": true, "file": "app/config.ts", "lines": 2, "content": "port = 8080\nPORT again"}"#;
 
-fn claim(kind: &'static str, text: &str, start: usize, forms: &[&str]) -> AnswerClaim {
-    AnswerClaim {
+fn claim(kind: &'static str, text: &str, start: usize, forms: &[&str]) -> Claim {
+    Claim {
         kind,
         raw: text.into(),
         text: text.into(),
@@ -106,9 +104,7 @@ fn graded_from_a_trace_with_given_claims_and_figure_evidence() {
     let mut observations = observe(&trace).unwrap();
     let extractor = extractor();
     let answer = "Yes: app/config.ts sets port 8080, and notes.md has 2,500 more.";
-    let mut figures = extractor.figures(answer).unwrap();
-    let mut values = HashSet::new();
-    figures.retain(|figure| values.insert(figure.value.clone()));
+    let figures = extractor.distinct_figures(answer).unwrap();
     let evidence = figure_evidence(&trace, &figures, true, &extractor).unwrap();
     let found = grade_extracted(
         &trace,
