@@ -34,7 +34,8 @@ if TYPE_CHECKING:
 REPEATS = 7
 
 
-def _every_text(trace: Trace) -> str:
+def every_text(trace: Trace) -> str:
+    """Every assistant text and tool result of the trace: an answer with many figures."""
     texts = [frame.content for frame in trace.frames if isinstance(frame, AssistantFrame)]
     texts += [
         frame.result if isinstance(frame.result, str) else orjson.dumps(frame.result).decode()
@@ -104,7 +105,7 @@ def run_native_figures(repeats: int = REPEATS) -> list[str]:
         traces = [parse_native_trace(data) for data in blobs]
         for name, answers in (
             ("final answers", [trace.final_answer for trace in traces]),
-            ("every text of the run", [_every_text(trace) for trace in traces]),
+            ("every text of the run", [every_text(trace) for trace in traces]),
         ):
             cases = list(zip(blobs, answers, strict=True))
             if _pipeline(cases)() != _core(cases)():

@@ -18,6 +18,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from benchmarks._native_figures import every_text
 from tests.conftest import corpus_root
 from tracegrade import _core
 from tracegrade._engine import compiled_core
@@ -122,17 +123,6 @@ def test_nine_commits_final_answers_alike_and_never_declined(humans: bool) -> No
     assert looked_up > 0, "no final answer of the corpus has a figure: nothing was compared"
 
 
-def _every_text(trace: Trace) -> str:
-    """Every assistant text and tool result of the trace: an answer with many figures."""
-    texts = [frame.content for frame in trace.frames if isinstance(frame, AssistantFrame)]
-    texts += [
-        frame.result if isinstance(frame.result, str) else orjson.dumps(frame.result).decode()
-        for frame in trace.frames
-        if isinstance(frame, ToolResultFrame)
-    ]
-    return "\n".join(texts)
-
-
 @pytest.mark.corpus
 def test_nine_commits_every_figure_they_write_alike() -> None:
     # The final answers hold few figures; every figure the run writes is a harder lookup
@@ -142,7 +132,7 @@ def test_nine_commits_every_figure_they_write_alike() -> None:
     looked_up = 0
     for path in paths:
         data = path.read_bytes()
-        answer = _every_text(parse_native_trace(data))
+        answer = every_text(parse_native_trace(data))
         answer = "\n".join(line for line in answer.splitlines() if not _HEDGED.search(line))
         expected = reference(data, answer, humans=False)
         assert core(data, answer, humans=False) == expected, path.name
@@ -157,7 +147,7 @@ def test_nine_commits_with_a_hedged_figure_read_whole() -> None:
     _skip_without(paths, "nine-commits")
     for path in paths:
         data = path.read_bytes()
-        answer = _every_text(parse_native_trace(data)) + " About 3,000 lines, over $1 million."
+        answer = every_text(parse_native_trace(data)) + " About 3,000 lines, over $1 million."
         assert core(data, answer, humans=True) == reference(data, answer, humans=True), path
 
 
@@ -169,7 +159,7 @@ def test_tau_bench_traces_in_native_form_alike() -> None:
     for path in paths:
         for trace in read_traces(path):
             data = native_bytes(trace)
-            for answer in (trace.final_answer, _every_text(trace)):
+            for answer in (trace.final_answer, every_text(trace)):
                 for humans in (True, False):
                     expected = reference(data, answer, humans=humans)
                     assert core(data, answer, humans=humans) == expected, (path.name, trace.id)
