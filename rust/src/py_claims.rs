@@ -48,31 +48,22 @@ impl PyClaimScanner {
         Ok(Self { lexicon })
     }
 
-    /// The claims of `answer` but figures, and which of them have a non-ASCII raw text (their
-    /// Unicode forms are added in Python); `None` when only the reference can say: a lone
-    /// surrogate (no Rust string holds one), or an answer the reference raises on.
-    fn scan<'py>(
-        &self,
-        answer: &Bound<'py, PyString>,
-    ) -> PyResult<Option<(Vec<ClaimTuple<'py>>, Vec<usize>)>> {
+    /// The claims of `answer` but figures, each non-ASCII one with its Unicode forms; `None`
+    /// when only the reference can say: a lone surrogate (no Rust string holds one), or an
+    /// answer the reference raises on.
+    fn scan<'py>(&self, answer: &Bound<'py, PyString>) -> PyResult<Option<Vec<ClaimTuple<'py>>>> {
         let Ok(text) = answer.to_str() else {
             return Ok(None);
         };
         let Ok(found) = claims::scan_claims(text, &self.lexicon) else {
             return Ok(None);
         };
-        let wide = found
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| !c.raw.is_ascii())
-            .map(|(i, _)| i);
-        let wide = wide.collect();
         let py = answer.py();
         let tuples = found
             .into_iter()
-            .map(|claim| claim_tuple(py, claim))
+            .map(|claim| claim_tuple(py, claim.with_unicode_forms()))
             .collect::<PyResult<Vec<_>>>()?;
-        Ok(Some((tuples, wide)))
+        Ok(Some(tuples))
     }
 
     /// The hedged sentences of `answer` as `(start, end)`, or `None` for a lone surrogate.

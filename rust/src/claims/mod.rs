@@ -37,6 +37,26 @@ pub struct Claim {
 }
 
 impl Claim {
+    /// `_with_unicode_forms`: a claim written with non-ASCII characters is also shown by each
+    /// form's NFC, NFD and accent-free spelling (both engines' scans add them so).
+    pub fn with_unicode_forms(mut self) -> Self {
+        if self.raw.is_ascii() {
+            return self;
+        }
+        let mut seen = std::collections::HashSet::new();
+        let mut forms = Vec::with_capacity(self.forms.len() * 4);
+        for written in self.forms {
+            let [composed, decomposed, bare] = crate::normal::unicode_variants(&written);
+            for form in [written, composed, decomposed, bare] {
+                if seen.insert(form.clone()) {
+                    forms.push(form);
+                }
+            }
+        }
+        self.forms = forms;
+        self
+    }
+
     fn new(
         kind: &'static str,
         raw: String,

@@ -13,7 +13,6 @@ use crate::claims::{self, Claim, Lexicon};
 use crate::figures::extract::{Extractor, Figure};
 use crate::figures::index::FigureIndex;
 use crate::lower::lower;
-use crate::normal::unicode_variants;
 use crate::words::Word;
 
 /// What the user said in the run (`asked_texts`): the task and every user message, each text
@@ -82,26 +81,6 @@ fn figure_claim(figure: &Figure) -> Claim {
     }
 }
 
-/// `_with_unicode_forms`: a claim written with non-ASCII characters is also shown by each
-/// form's NFC, NFD and accent-free spelling.
-fn with_unicode_forms(mut claim: Claim) -> Claim {
-    if claim.raw.is_ascii() {
-        return claim;
-    }
-    let mut seen = HashSet::new();
-    let mut forms = Vec::with_capacity(claim.forms.len() * 4);
-    for written in claim.forms {
-        let [composed, decomposed, bare] = unicode_variants(&written);
-        for form in [written, composed, decomposed, bare] {
-            if seen.insert(form.clone()) {
-                forms.push(form);
-            }
-        }
-    }
-    claim.forms = forms;
-    claim
-}
-
 /// `shown_in(form, texts, lowered)`: whether any text holds `form` as a whole word,
 /// case-insensitively (`lowered`: each text's `str.lower()`, the reference's quick test).
 pub fn shown_in(form: &str, texts: &[&str], lowered: &[String]) -> bool {
@@ -143,7 +122,7 @@ pub fn extract_answer_claims(
     for claim in scanned {
         if !taken.overlaps(claim.start, claim.end) {
             taken.add(claim.start, claim.end);
-            found.push(with_unicode_forms(claim));
+            found.push(claim.with_unicode_forms());
         }
     }
     found.sort_by_key(|claim| (claim.start, claim.end));

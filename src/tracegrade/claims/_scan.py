@@ -396,11 +396,7 @@ def scan_claims(answer: str) -> list[AnswerClaim]:
     found = scanner.scan(answer) if scanner is not None else None
     if found is None:  # the reference engine, a lone surrogate, or an answer it raises on
         return reference_scan_claims(answer)
-    fields, wide = found
-    claims = [AnswerClaim(*claim) for claim in fields]
-    for at in wide:  # a non-ASCII raw text: its Unicode forms, as the reference adds them
-        claims[at] = _with_unicode_forms(claims[at])
-    return claims
+    return [AnswerClaim(*claim) for claim in found]  # non-ASCII ones with their Unicode forms
 
 
 def reference_scan_claims(answer: str) -> list[AnswerClaim]:
