@@ -2,8 +2,8 @@
 
 ``python -m benchmarks._otlp_grading URL`` prints :class:`Grading` as JSON. This module
 imports only tracegrade: ``bounded_grade``'s children re-run the ``__main__`` module of the
-process that starts them, so a light main here times the grading child itself (fork,
-pickling, grading), not this benchmark's imports.
+process that starts them, so a light main here times the grading child itself (pickling,
+grading), not this benchmark's imports.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 ENGINE = "TRACEGRADE_CORE"
 ENGINES = (("compiled core", "compiled"), ("Python reference", "python"))
 GRADE_PASSES = 3
-BOUNDED_SAMPLE = 30  # runs graded through bounded_grade (a forked child each)
+BOUNDED_SAMPLE = 30  # runs graded through bounded_grade (by its warm grader)
 
 
 def stored_runs(url: str) -> list[Trace]:
@@ -91,7 +91,7 @@ def time_grading(url: str, passes: int = GRADE_PASSES, sample: int = BOUNDED_SAM
             best[label] = min(best[label], _grade_all(traces, engine))
     chosen = traces[:: max(1, len(traces) // sample)][:sample]
     limits = GradeLimits()
-    bounded_grade(chosen[0], None, limits)  # starts the fork server, as the intake's warm-up did
+    bounded_grade(chosen[0], None, limits)  # starts the warm grader, as the intake's warm-up did
     started = time.perf_counter()
     for trace in chosen:
         grade, problem = bounded_grade(trace, None, limits)

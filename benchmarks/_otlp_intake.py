@@ -13,7 +13,7 @@ every run must be stored read and graded.
 Grading share: after the server stops, another child reads the stored runs back and grades
 each in-process with ``grade_received`` (what the intake's grading child runs), with the
 compiled core and with ``TRACEGRADE_CORE=python`` in alternating passes, and a sample once
-more with ``bounded_grade`` (what the intake calls: a forked child per run, with its time
+more with ``bounded_grade`` (what the intake calls: a warm grading child, with its time
 bound). Each time per run over the intake's time per run is a share; the rest is HTTP, OTLP
 parsing, redaction, reading the spans as a run and the SQLite writes.
 
@@ -175,7 +175,7 @@ def run_otlp_intake(runs: int = RUNS, per_request: int = PER_REQUEST) -> Section
         " no hook): `grade_received`, what"
         " the intake's grading child computes, with each engine (passes alternating, best of"
         f" {GRADE_PASSES} over every stored run; CPU time in brackets), and `bounded_grade`,"
-        " what the intake calls for each run (a child forked per run with its 20 s bound;"
+        " what the intake calls for each run (a warm grading child with its 20 s bound;"
         f" {grading.bounded_runs} runs sampled). A share is that time per run over the"
         " intake's time per run; the rest of the intake is HTTP, OTLP parsing, redaction,"
         " reading the spans as a run and the SQLite writes. All are wall times on a shared"

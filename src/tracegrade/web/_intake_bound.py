@@ -7,13 +7,18 @@ than :attr:`GradeLimits.characters` is not graded at all. Either way the run is 
 ungraded with the reason (``problem``), never lost, and graded again when more of its spans
 arrive. The limits are documented in docs/security.md.
 
-Children come from a fork server that has the grader imported (``forkserver``; ``spawn``
-where there is none), so each costs tens of milliseconds, not an interpreter start-up.
+The children are warm graders: each grades one run after another, so a run costs its
+grading and two pipe messages, not a process. One that passes the time bound is killed; one
+that ended (crashed, or killed from outside) is replaced; one that graded a large run is
+retired after it, so what a large run left in its memory does not stay. They come from a fork
+server that has the grader imported (``forkserver``; ``spawn`` where there is none), and each
+exits when the receiver's end of its pipe closes (the receiver ended, even by ``kill -9``).
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +31,7 @@ from tracegrade.web._intake_grade import grade_received
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
     from multiprocessing.context import ForkServerContext, SpawnContext
+    from multiprocessing.process import BaseProcess
     from pathlib import Path
 
     from tracegrade.traces import Trace
@@ -39,6 +45,10 @@ GRADE_MAX_CHARACTERS = 16 * 1024 * 1024
 
 _FIX = "the run is kept ungraded; see docs/security.md (limits)"
 _GRADER = "tracegrade.web._intake_bound"
+_IDLE_GRADERS = 4
+"""Warm graders kept waiting between requests (more are started while requests overlap)."""
+_RETIRE_CHARACTERS = 1024 * 1024
+"""A grader that graded a run of more text than this is retired after it (its memory)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,17 +77,67 @@ def trace_size(trace: Trace) -> int:
     return size
 
 
-def _grade_child(connection: Connection, trace: Trace, suite: Path | None) -> None:
-    """The child: grade, and send ``("grade", json)`` or ``("problem", reason)``."""
+def _serve(connection: Connection) -> None:
+    """A warm grader: grade each ``(trace, suite)`` received until the pipe closes."""
+    while True:
+        try:
+            trace, suite = connection.recv()
+        except EOFError:  # the receiver closed its end, or ended
+            return
+        connection.send(_graded(trace, suite))
+
+
+def _graded(trace: Trace, suite: Path | None) -> tuple[str, Any]:
+    """``("grade", json)`` or ``("problem", reason)``."""
     try:
         decoders = load_decoders(suite) if suite is not None else ()
-        connection.send(("grade", grade_received(trace, decoders)))
+        return "grade", grade_received(trace, decoders)
     except TracegradeError as exc:
-        connection.send(("problem", f"not graded: {exc}"))
+        return "problem", f"not graded: {exc}"
     except Exception as exc:  # noqa: BLE001 - any failure is the run's problem, stored with it
-        connection.send(("problem", f"not graded: the grader failed ({type(exc).__name__}: {exc})"))
-    finally:
-        connection.close()
+        return "problem", f"not graded: the grader failed ({type(exc).__name__}: {exc})"
+
+
+class _Grader:
+    """One warm grading process and the receiver's end of its pipe."""
+
+    __slots__ = ("connection", "process")
+
+    def __init__(self) -> None:
+        context = _context()
+        self.connection, theirs = context.Pipe()
+        self.process: BaseProcess = context.Process(target=_serve, args=(theirs,), daemon=True)
+        self.process.start()
+        theirs.close()
+
+    def stop(self) -> None:
+        """Close the pipe and make sure the process is gone."""
+        self.connection.close()
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join(5)
+
+
+_idle: list[_Grader] = []
+_idle_lock = threading.Lock()  # the receiver grades requests on several threads
+
+
+def _take_grader() -> _Grader:
+    with _idle_lock:
+        while _idle:
+            grader = _idle.pop()
+            if grader.process.is_alive():
+                return grader
+            grader.stop()
+    return _Grader()
+
+
+def _give_back(grader: _Grader) -> None:
+    with _idle_lock:
+        if len(_idle) < _IDLE_GRADERS:
+            _idle.append(grader)
+            return
+    grader.stop()
 
 
 def _context() -> ForkServerContext | SpawnContext:
@@ -104,22 +164,27 @@ def bounded_grade(
             f"not graded: the run holds {size:,} characters of text, over the limit of"
             f" {limits.characters:,}; {_FIX}"
         )
-    context = _context()
-    receiving, sending = context.Pipe(duplex=False)
-    child = context.Process(target=_grade_child, args=(sending, trace, suite), daemon=True)
-    child.start()
-    sending.close()
+    grader = _take_grader()
+    kept = False
     try:
-        if not receiving.poll(limits.seconds):
+        try:
+            grader.connection.send((trace, suite))
+        except OSError:  # it ended while idle: one fresh grader, once
+            grader.stop()
+            grader = _take_grader()
+            grader.connection.send((trace, suite))
+        if not grader.connection.poll(limits.seconds):
             return None, f"not graded: grading took longer than {limits.seconds:g} s; {_FIX}"
         try:
-            kind, value = receiving.recv()
+            kind, value = grader.connection.recv()
         except EOFError:
-            child.join(5)
-            return None, f"not graded: the grader ended with exit code {child.exitcode}; {_FIX}"
+            grader.process.join(5)
+            code = grader.process.exitcode
+            return None, f"not graded: the grader ended with exit code {code}; {_FIX}"
+        kept = size <= _RETIRE_CHARACTERS
         return (value, None) if kind == "grade" else (None, value)
     finally:
-        receiving.close()
-        if child.is_alive():
-            child.kill()
-        child.join(5)
+        if kept:
+            _give_back(grader)
+        else:
+            grader.stop()
