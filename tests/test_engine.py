@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import unicodedata
 from typing import TYPE_CHECKING
@@ -37,6 +38,24 @@ def test_the_compiled_core_is_the_default(monkeypatch: pytest.MonkeyPatch):
 def test_python_selects_the_reference(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("TRACEGRADE_CORE", "python")
     assert compiled_core() is None
+
+
+def test_the_choice_follows_the_environment_as_it_changes(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.delenv("TRACEGRADE_CORE", raising=False)
+    assert compiled_core() is _core
+    os.environ["TRACEGRADE_CORE"] = "python"  # restored by monkeypatch
+    assert compiled_core() is None
+    del os.environ["TRACEGRADE_CORE"]
+    assert compiled_core() is _core
+
+
+def test_an_environment_mapping_of_another_kind_is_read_too(monkeypatch: pytest.MonkeyPatch):
+    # Only CPython's os._Environ is read through its dict; any other mapping through get.
+    monkeypatch.setattr(os, "environ", {"TRACEGRADE_CORE": "python"})
+    assert compiled_core() is None
+    monkeypatch.setattr(os, "environ", {"TRACEGRADE_CORE": "rust"})
+    with pytest.raises(InputError):
+        compiled_core()
 
 
 def test_an_unknown_engine_is_a_usage_error(monkeypatch: pytest.MonkeyPatch):

@@ -60,7 +60,7 @@ def json_depth_within(data: bytes | str, limit: int) -> bool: ...
 def redaction_scan(values: object, needles: list[str]) -> tuple[list[int], list[str]]: ...
 def grade_native(
     data: bytes,
-    question: tuple[str, list[tuple[str, str]], str | None, str | None],
+    question: tuple[str, Sequence[tuple[str, str]], str | None, str | None],
     auto: bool,
     extractor: FigureExtractor,
     scanner: ClaimScanner,

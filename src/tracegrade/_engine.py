@@ -24,6 +24,7 @@ __all__ = ["ENGINE_VARIABLE", "CoreBuildError", "EngineChoiceError", "compiled_c
 
 ENGINE_VARIABLE = "TRACEGRADE_CORE"
 _ENGINES = ("compiled", "python")
+_ENCODED_VARIABLE = os.environ.encodekey(ENGINE_VARIABLE)
 
 
 class EngineChoiceError(InputError):
@@ -50,13 +51,26 @@ def compiled_core() -> ModuleType | None:
         CoreBuildError: The extension is not built, or was built for another Python (an
             InfrastructureError: exit 3).
     """
-    choice = os.environ.get(ENGINE_VARIABLE) or "compiled"
+    choice = _engine_choice() or "compiled"
     if choice == "python":
         return None
     if choice != "compiled":
         msg = f"{ENGINE_VARIABLE}={choice!r} names no engine"
         raise EngineChoiceError(msg, fix=f"set it to one of {', '.join(_ENGINES)} or unset it")
     return _checked_core()
+
+
+def _engine_choice() -> str | None:
+    """``TRACEGRADE_CORE`` as ``os.environ`` holds it now (it may change at run time)."""
+    environ = os.environ
+    # CPython's os._Environ keeps the encoded variables in one dict: a lookup there costs a
+    # twentieth of os.environ.get on an unset variable (Mapping.get raises and catches
+    # KeyError twice), and the core is asked for once per JSON line read.
+    data = getattr(environ, "_data", None)
+    if type(data) is not dict:
+        return environ.get(ENGINE_VARIABLE)
+    raw = data.get(_ENCODED_VARIABLE)
+    return None if raw is None else environ.decodevalue(raw)
 
 
 @functools.cache  # asked once per JSON line read: the import and the check are done once

@@ -92,3 +92,17 @@ def test_a_trace_the_core_does_not_cover_is_graded_by_the_reference():
     with engine("python"):
         expected = grade(parse_native_trace(data, "v2.json"), QUESTION)
     assert grade_native(data, QUESTION, name="v2.json") == expected
+
+
+def test_each_question_asked_in_turn_grades_against_itself():
+    # The core's tuple of the last question is kept: the next one must not be graded by it.
+    other = QUESTION.model_copy(
+        update={"id": "other", "facts": QUESTION.facts[:1], "tell": "config.ts"}
+    )
+    _, data = generate_trace(7, _pools(SEED))
+    for asked in (QUESTION, QUESTION, other, None, other, QUESTION):
+        with engine("python"):
+            expected = grade(parse_native_trace(data, "t.json"), asked)
+        graded = grade_native(data, asked, name="t.json")
+        assert graded == expected
+        assert graded.question_id == (NO_QUESTION if asked is None else asked).id

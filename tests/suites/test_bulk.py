@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import gc
 import json
+import os
 import pickle
 import shutil
+import threading
 import time
 import tracemalloc
 from pathlib import Path
@@ -176,6 +178,55 @@ def test_a_run_that_cannot_be_graded_is_an_error_entry_named_after_it(tmp_path: 
     assert strict.error is not None
     assert strict.error.startswith(f"{path}: frame 2")
     assert lenient.error is None
+
+
+def _graded_within(path: Path, seconds: float = 5) -> list[GradedRun]:
+    """``grade_runs`` of one file in a thread; still running after ``seconds`` is a hang."""
+    outcome: list[list[GradedRun]] = []
+    thread = threading.Thread(target=lambda: outcome.append(list(grade_runs([path]))))
+    thread.daemon = True
+    thread.start()
+    thread.join(seconds)
+    assert outcome, f"grading {path} did not end within {seconds} s"
+    return outcome[0]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_a_fifo_named_like_a_native_trace_is_an_error_entry_not_a_hang(tmp_path: Path):
+    fifo = tmp_path / "trace.json"
+    os.mkfifo(fifo)  # opening it to read, as the core's path does, waits for a writer
+    (run,) = _graded_within(fifo)
+    assert run.grade is None
+    assert run.error == (
+        f"{fifo}: cannot read the file: it is not a regular file (a FIFO, socket or device)."
+        " Save the trace to a regular file and pass that"
+    )
+
+
+@pytest.mark.skipif(not Path(os.devnull).is_char_device(), reason="no null device")
+def test_a_device_named_like_a_native_trace_is_an_error_entry(tmp_path: Path):
+    device = tmp_path / "null.json"
+    device.symlink_to(os.devnull)  # reads as empty: a regular empty file is another error
+    (run,) = _graded_within(device)
+    assert run.error is not None
+    assert "it is not a regular file (a FIFO, socket or device)" in run.error
+
+
+def test_a_folder_named_like_a_native_trace_is_an_error_entry(tmp_path: Path):
+    folder = tmp_path / "runs.json"
+    folder.mkdir()
+    (run,) = _graded_within(folder)
+    assert run.error is not None
+    assert "cannot read the file: it is a folder" in run.error
+
+
+def test_a_native_trace_file_is_graded_as_its_read_run_is():
+    # The core reads and grades the file itself; the result is reading it and grading.
+    path = EXAMPLES / "read-source.json"
+    (run,) = grade_runs([path])
+    (trace,) = read_traces(path)
+    assert (run.run, run.trace_id, run.source_format) == (str(path), trace.id, "native")
+    assert run.grade == grade(trace)
 
 
 def _mixed_files() -> tuple[Path, ...]:

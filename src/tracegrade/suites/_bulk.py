@@ -8,18 +8,19 @@ beside the others' results instead of stopping them.
 
 from __future__ import annotations
 
+import os
+import stat
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tracegrade.errors import TracegradeError
 from tracegrade.traces import default_redactor, detect_format, read_traces
-from tracegrade.traces._limits import refuse_special_file
 from tracegrade.traces._registry import SNIFF_BYTES
 from tracegrade.verdicts import Grade, compiled_grade, grade
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Iterator, Sequence
+    from pathlib import Path
 
     from tracegrade.claims import ClaimKind
     from tracegrade.traces import Trace
@@ -166,18 +167,48 @@ def _graded_by_core(name: str) -> GradedRun | None:
     """
     if not name.lower().endswith(".json"):
         return None
-    path = Path(name)
+    data = _regular_file_bytes(name)
+    if data is None:
+        return None
     try:
-        refuse_special_file(path, name)
-        data = path.read_bytes()
         if detect_format(name, data[:SNIFF_BYTES]) != "native":
             return None
-    except (OSError, TracegradeError):
+    except TracegradeError:
         return None
     graded = compiled_grade(data, auto=True, redactor=default_redactor())
     if graded is None:
         return None
     return GradedRun(name, name, graded.trace_id, "native", grade=graded)
+
+
+# Opened without waiting for a writer: a FIFO is then told apart by fstat, never read.
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def _regular_file_bytes(name: str) -> bytes | None:
+    """The bytes of a regular file; ``None`` for anything else, or when it cannot be read.
+
+    One open and one fstat instead of a stat before opening: ``None`` leaves the file to
+    :func:`~tracegrade.traces.read_traces`, which refuses a FIFO, socket, device or folder
+    (``refuse_special_file``) and names every other problem itself.
+    """
+    try:
+        handle = os.open(name, _OPEN_FLAGS)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(handle)
+        if not stat.S_ISREG(info.st_mode):
+            return None
+        # The whole file in one read; one more finds its end (or what it has grown by).
+        data = os.read(handle, info.st_size + 1)
+        while data and (more := os.read(handle, 1 << 20)):
+            data += more
+    except OSError:
+        return None
+    finally:
+        os.close(handle)
+    return data
 
 
 def _guarded(unit: TraceFile, work: GradeTraceFile) -> Iterator[GradedRun]:

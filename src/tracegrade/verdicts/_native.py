@@ -48,9 +48,7 @@ def compiled_grade(
     if core is None or not only_built_in_decoders():
         return None
     extractor, scanner = _rules(core)
-    asked = NO_QUESTION if question is None else question
-    facts = [(fact.id, fact.text) for fact in asked.facts]
-    plain = (asked.id, facts, asked.truth_file, asked.tell)
+    plain = _plain(NO_QUESTION if question is None else question)
     patterns = None if redactor is None else redaction_patterns(core, redactor)
     auto = auto or question is None
     # With patterns, None also when one of the rules could change a text of the trace.
@@ -60,7 +58,34 @@ def compiled_grade(
     values, keys = answer
     if redactor is not None and keys and redactor.names_a_credential(keys):
         return None  # a key's whole value would be redacted: the reference does it
-    return Grade.model_validate(values)
+    graded: Grade = _GRADE_VALIDATOR.validate_python(values)
+    return graded
+
+
+_GRADE_VALIDATOR = Grade.__pydantic_validator__  # Grade.model_validate without its wrapper
+
+_QuestionTuple = tuple[str, tuple[tuple[str, str], ...], str | None, str | None]
+
+
+def _tuple_of(question: Question) -> _QuestionTuple:
+    """The question as the core takes it: ``(id, ((fact id, text), ...), truth_file, tell)``."""
+    facts = tuple((fact.id, fact.text) for fact in question.facts)
+    return (question.id, facts, question.truth_file, question.tell)
+
+
+# The last question asked and its tuple, replaced whole (read whole by a thread): a suite
+# grades many traces against each question. Questions are frozen, and told by identity:
+# their hash walks every fact.
+_last_asked = [(NO_QUESTION, _tuple_of(NO_QUESTION))]
+
+
+def _plain(question: Question) -> _QuestionTuple:
+    """:func:`_tuple_of` the question, kept for the last question asked."""
+    kept, plain = _last_asked[0]
+    if kept is not question:
+        plain = _tuple_of(question)
+        _last_asked[0] = (question, plain)
+    return plain
 
 
 @functools.lru_cache(maxsize=8)  # once per redactor: a run grades with one
