@@ -212,6 +212,26 @@ def test_a_device_named_like_a_native_trace_is_an_error_entry(tmp_path: Path):
     assert "it is not a regular file (a FIFO, socket or device)" in run.error
 
 
+@pytest.mark.skipif(not Path(os.devnull).is_char_device(), reason="no null device")
+def test_a_device_named_like_a_native_trace_is_never_opened(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    # Opening a device may act on it (a watchdog starts counting): it is refused by its stat.
+    device = tmp_path / "null.json"
+    device.symlink_to(os.devnull)
+    opened: list[str] = []
+    real_open = os.open
+
+    def recording_open(path: str, flags: int, *args: int, **kwargs: int) -> int:
+        opened.append(os.path.realpath(path))
+        return real_open(path, flags, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", recording_open)
+    (run,) = _graded_within(device)
+    assert run.error is not None
+    assert os.path.realpath(os.devnull) not in opened
+
+
 def test_a_folder_named_like_a_native_trace_is_an_error_entry(tmp_path: Path):
     folder = tmp_path / "runs.json"
     folder.mkdir()

@@ -181,25 +181,28 @@ def _graded_by_core(name: str) -> GradedRun | None:
     return GradedRun(name, name, graded.trace_id, "native", grade=graded)
 
 
-# Opened without waiting for a writer: a FIFO is then told apart by fstat, never read.
+# Opened without waiting for a writer: a file replaced by a FIFO after its stat reads empty.
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
 def _regular_file_bytes(name: str) -> bytes | None:
     """The bytes of a regular file; ``None`` for anything else, or when it cannot be read.
 
-    One open and one fstat instead of a stat before opening: ``None`` leaves the file to
-    :func:`~tracegrade.traces.read_traces`, which refuses a FIFO, socket, device or folder
-    (``refuse_special_file``) and names every other problem itself.
+    ``None`` leaves the file to :func:`~tracegrade.traces.read_traces`, which refuses a FIFO,
+    socket, device or folder (``refuse_special_file``) and names every other problem itself.
+    Anything but a regular file is never opened here: opening a device may act on it.
     """
+    try:
+        info = os.stat(name)
+    except OSError:
+        return None
+    if not stat.S_ISREG(info.st_mode):
+        return None
     try:
         handle = os.open(name, _OPEN_FLAGS)
     except OSError:
         return None
     try:
-        info = os.fstat(handle)
-        if not stat.S_ISREG(info.st_mode):
-            return None
         # The whole file in one read; one more finds its end (or what it has grown by).
         data = os.read(handle, info.st_size + 1)
         while data and (more := os.read(handle, 1 << 20)):
