@@ -75,6 +75,22 @@ impl Pattern {
     pub fn new(pattern: &str, ignore_case: bool) -> Result<Self, String> {
         let mut parsed = parse(pattern, ignore_case)?;
         parsed.root = optimised(parsed.root);
+        Ok(Self::of(parsed))
+    }
+
+    /// The pattern as parsed, with none of optimise.rs's rewrites nor the skipping of
+    /// positions they allow: what the tests hold the rewrites to.
+    #[cfg(test)]
+    fn unoptimised(pattern: &str, ignore_case: bool) -> Result<Self, String> {
+        Ok(Self {
+            parsed: parse(pattern, ignore_case)?,
+            first: None,
+            at_boundary: false,
+            lead: None,
+        })
+    }
+
+    fn of(parsed: Parsed) -> Self {
         let first = first_chars(&parsed.root);
         let leading = match &parsed.root {
             Node::Seq(nodes) => nodes.as_slice(),
@@ -88,12 +104,12 @@ impl Pattern {
                 Node::AheadAny(trie) => Some(trie.clone()),
                 _ => None,
             });
-        Ok(Self {
+        Self {
             parsed,
             first,
             at_boundary,
             lead,
-        })
+        }
     }
 
     /// The index of the group named `name`.
@@ -498,6 +514,72 @@ mod tests {
         );
         assert!(Pattern::new("[é]", true).is_err());
         assert!(Pattern::new(r"[\u00e0-\u00ff]", true).is_err());
+    }
+
+    /// Texts of the tokens the figure patterns look for, joined at random.
+    fn generated_texts(count: usize) -> Vec<Vec<char>> {
+        // Split at '|'; the spaces and the newline are tokens too.
+        let tokens: Vec<&str> = concat!(
+            "5|12|1,500|2024|3.5|,|.| |  |-|\u{2013}|%|$|us$|\u{20ac}|\u{a7}|",
+            "percent|per cent|pct|million|bn|m|k|to|days|day|-day|year|old|",
+            "consecutive|business|ten|thirty|one|first|third|7th|usd|eur|dollars|",
+            "pounds|sterling|section|sec.|(b)|(|)|/|01|about|over|~|x|a|\u{663}|",
+            "\u{ff15}|\n",
+        )
+        .split('|')
+        .collect();
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            usize::try_from(seed % 1_000_000).unwrap()
+        };
+        (0..count)
+            .map(|_| {
+                let length = 1 + next() % 12;
+                let text: String = (0..length)
+                    .map(|_| *tokens.get(next() % tokens.len()).unwrap())
+                    .collect();
+                chars(&text)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_rewrites_keep_every_match_and_group_of_the_figure_patterns() {
+        let tables = crate::figures::testing::extractor().tables().clone();
+        let patterns = [
+            &tables.symbol_led,
+            &tables.word_led,
+            &tables.value_part,
+            &tables.hedge,
+            &tables.any_number,
+        ];
+        let texts = generated_texts(4000);
+        let mut matched = 0;
+        for (pattern, flag) in patterns {
+            let fast = Pattern::new(pattern, *flag).unwrap();
+            let plain = Pattern::unoptimised(pattern, *flag).unwrap();
+            for text in &texts {
+                let fast_found = fast.find_all(text).unwrap();
+                let plain_found = plain.find_all(text).unwrap();
+                let spans = |found: &[super::Match]| -> Vec<Vec<super::Span>> {
+                    found.iter().map(|m| m.spans.clone()).collect()
+                };
+                let text: String = text.iter().collect();
+                assert_eq!(
+                    spans(&fast_found),
+                    spans(&plain_found),
+                    "{pattern} {text:?}"
+                );
+                matched += fast_found.len();
+            }
+        }
+        assert!(
+            matched > 3000,
+            "only {matched} matches: the texts test little"
+        );
     }
 
     #[test]
