@@ -9,6 +9,9 @@
 
 pub mod decimal;
 pub mod extract;
+#[cfg(test)]
+#[allow(clippy::unwrap_used)] // tests may unwrap (Cargo.toml)
+mod extract_tests;
 pub mod groups;
 pub mod index;
 pub mod keys;
@@ -16,6 +19,7 @@ pub mod matcher;
 pub mod memo;
 pub mod optimise;
 pub mod parse;
+pub mod relaxed;
 pub mod sets;
 #[cfg(test)]
 #[allow(clippy::unwrap_used)] // tests may unwrap (Cargo.toml)
