@@ -168,7 +168,7 @@ impl Extractor {
         let scan = |pattern: &Pattern, relaxed: &Option<Relaxed>| match relaxed {
             // (An empty `utf8` stands for a text it failed to be: scan it all.)
             Some(relaxed) if utf8.len() >= lowered.len() => {
-                pattern.find_all_relaxed(lowered, utf8, relaxed)
+                relaxed.find_all(pattern, lowered, utf8)
             }
             _ => pattern.find_all(lowered),
         };

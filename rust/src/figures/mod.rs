@@ -2,7 +2,8 @@
 //!
 //! The reference's patterns are parsed (parse.rs, sets.rs), rewritten to run faster with the
 //! same matches (optimise.rs) and run with Python's `re` semantics (matcher.rs, with `re`'s
-//! classes in crate::chars); extract.rs and groups.rs turn matches into figures as the
+//! classes in crate::chars) where their relaxed forms say a match may start (relaxed.rs: a
+//! lazy DFA); extract.rs and groups.rs turn matches into figures as the
 //! reference's `reference_figures` does, with decimal.rs for its `Decimal` arithmetic;
 //! keys.rs is `FigureIndex`'s `approximate_keys` and index.rs `FigureIndex` itself; memo.rs
 //! keeps the figures of texts asked about again (a question's facts).

@@ -12,8 +12,9 @@ use regex_automata::meta::Regex;
 use regex_automata::{Anchored, Input};
 use regex_syntax::hir::{Class as HirClass, ClassUnicode, ClassUnicodeRange, Hir, Repetition};
 
+use super::matcher::{Match, Pattern, TooDeep};
 use super::parse::Node;
-use super::sets::{Class, Named, Set};
+use super::sets::{Class, Named, Set, Unit};
 use crate::chars;
 
 /// A finder of the places a pattern's match may start.
@@ -27,6 +28,37 @@ impl Relaxed {
     pub fn of(root: &Node) -> Option<Self> {
         let regex = Regex::builder().build_from_hir(&relaxed(root)?).ok()?;
         Some(Self { regex })
+    }
+
+    /// `pattern`'s [`Pattern::find_all`] (this is its relaxed form), tried only where a
+    /// match may start; `utf8` is `text` written in UTF-8.
+    pub fn find_all<U: Unit>(
+        &self,
+        pattern: &Pattern,
+        text: &[U],
+        utf8: &str,
+    ) -> Result<Vec<Match>, TooDeep> {
+        let mut found = Vec::new();
+        let mut cursor = Cursor::new(utf8, text.len());
+        let mut from = 0;
+        while from <= text.len() {
+            let Some(byte) = self.next_start(utf8.as_bytes(), cursor.byte_of(from)) else {
+                break;
+            };
+            let at = cursor.index_of(byte);
+            match pattern.match_at(text, at)? {
+                Some(hit) => {
+                    from = if hit.end() > hit.start() {
+                        hit.end()
+                    } else {
+                        hit.end() + 1
+                    };
+                    found.push(hit);
+                }
+                None => from = at + 1,
+            }
+        }
+        Ok(found)
     }
 
     /// The byte offset of the leftmost start of a relaxed match at `from` or later.
@@ -115,7 +147,7 @@ fn named_members(which: Named) -> ClassUnicode {
 }
 
 /// Character indices to byte offsets of a text and back, for positions that only grow.
-pub struct Cursor<'a> {
+struct Cursor<'a> {
     text: &'a str,
     ascii: bool,
     index: usize,
@@ -123,7 +155,7 @@ pub struct Cursor<'a> {
 }
 
 impl<'a> Cursor<'a> {
-    pub fn new(text: &'a str, units: usize) -> Self {
+    fn new(text: &'a str, units: usize) -> Self {
         Self {
             text,
             ascii: text.len() == units,
@@ -145,7 +177,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// The byte offset of character `index` (no smaller than the last asked about).
-    pub fn byte_of(&mut self, index: usize) -> usize {
+    fn byte_of(&mut self, index: usize) -> usize {
         if self.ascii {
             return index;
         }
@@ -154,7 +186,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// The character index at byte offset `byte` (no smaller than the last asked about).
-    pub fn index_of(&mut self, byte: usize) -> usize {
+    fn index_of(&mut self, byte: usize) -> usize {
         if self.ascii {
             return byte;
         }
