@@ -26,7 +26,13 @@ pub struct Relaxed {
 impl Relaxed {
     /// `None` when the relaxed form cannot be built (too big for the automaton).
     pub fn of(root: &Node) -> Option<Self> {
-        let regex = Regex::builder().build_from_hir(&relaxed(root)?).ok()?;
+        // Only where a match starts is asked: none of the engines that would only report
+        // captures faster.
+        let config = Regex::config().onepass(false).backtrack(false).dfa(false);
+        let regex = Regex::builder()
+            .configure(config)
+            .build_from_hir(&relaxed(root)?)
+            .ok()?;
         Some(Self { regex })
     }
 
