@@ -5,6 +5,7 @@
 //! of 30 digits is rounded, as in the reference), and written by `canonical` (plain digits,
 //! no trailing zeros).
 
+use super::sets::Unit;
 use crate::chars::decimal_value;
 
 /// Python's default context precision.
@@ -38,11 +39,11 @@ fn trimmed(mut digits: Vec<u8>) -> Vec<u8> {
 impl Decimal {
     /// `Decimal(text.replace(",", ""))` for digits (any script) with commas and at most one
     /// point; `None` for anything else.
-    pub fn parse(text: &[char]) -> Option<Self> {
+    pub fn parse<U: Unit>(text: &[U]) -> Option<Self> {
         let mut digits = Vec::with_capacity(text.len());
         let mut fraction: Option<i64> = None;
-        for &c in text {
-            match c {
+        for unit in text {
+            match unit.char() {
                 ',' => {}
                 '.' if fraction.is_none() => fraction = Some(0),
                 c => {

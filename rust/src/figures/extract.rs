@@ -8,7 +8,10 @@ use super::decimal::Decimal;
 use super::groups::{Groups, merge};
 use super::matcher::{Match, Pattern, Span, TooDeep};
 use super::memo::Memo;
+use super::relaxed::Relaxed;
+use super::sets::Unit;
 use crate::lower::{chars_and_lowered, lower};
+use std::sync::OnceLock;
 
 /// Why the compiled engine leaves a text to the Python one (which then gives the answer,
 /// or raises as the reference does).
@@ -65,6 +68,9 @@ pub struct Tables {
 pub struct Extractor {
     symbol_led: Pattern,
     word_led: Pattern,
+    /// Their relaxed forms (where a match may start), built at the first text: 4 ms that
+    /// start-up need not pay.
+    relaxed: OnceLock<[Option<Relaxed>; 2]>,
     value_part: Pattern,
     hedge: Pattern,
     any_number: Pattern,
@@ -78,12 +84,13 @@ pub struct Extractor {
     recurring: Memo,
 }
 
-fn text(chars: &[char], span: (usize, usize)) -> String {
-    chars.get(span.0..span.1).unwrap_or(&[]).iter().collect()
+fn text<U: Unit>(units: &[U], span: (usize, usize)) -> String {
+    let units = units.get(span.0..span.1).unwrap_or(&[]);
+    units.iter().map(|unit| unit.char()).collect()
 }
 
-fn chars_of(chars: &[char], span: (usize, usize)) -> &[char] {
-    chars.get(span.0..span.1).unwrap_or(&[])
+fn chars_of<U: Unit>(units: &[U], span: (usize, usize)) -> &[U] {
+    units.get(span.0..span.1).unwrap_or(&[])
 }
 
 fn lookup<'a, V>(table: &'a [(String, V)], key: &str) -> Result<&'a V, Fallback> {
@@ -108,6 +115,7 @@ impl Extractor {
         let any_number = compile(&tables.any_number)?;
         Ok(Self {
             any_number,
+            relaxed: OnceLock::new(),
             symbol_groups: Groups::of(&symbol_led),
             word_groups: Groups::of(&word_led),
             digits: value_part.group_index("digits"),
@@ -138,24 +146,52 @@ impl Extractor {
 
     /// Every figure of `text` in order of appearance, repeats included (`iter_figures`).
     pub fn figures(&self, text: &str) -> Result<Vec<Figure>, Fallback> {
+        if text.is_ascii() {
+            // `str.lower` of ASCII is ASCII lower case; the bytes are the characters.
+            let lowered = text.as_bytes().to_ascii_lowercase();
+            let utf8 = std::str::from_utf8(&lowered).unwrap_or_default();
+            return self.figures_of(text.as_bytes(), &lowered, utf8);
+        }
         let (original, lowered) = chars_and_lowered(text).ok_or(Fallback::LengthChanges)?;
-        let words = self.word_led.find_all(&lowered)?;
-        let symbols = self.symbol_led.find_all(&lowered)?;
+        let utf8: String = lowered.iter().collect();
+        self.figures_of(&original, &lowered, &utf8)
+    }
+
+    /// [`Extractor::figures`] of a text and its lower case, one unit for one (`utf8`: the
+    /// lower case written in UTF-8).
+    fn figures_of<U: Unit>(
+        &self,
+        original: &[U],
+        lowered: &[U],
+        utf8: &str,
+    ) -> Result<Vec<Figure>, Fallback> {
+        let scan = |pattern: &Pattern, relaxed: &Option<Relaxed>| match relaxed {
+            // (An empty `utf8` stands for a text it failed to be: scan it all.)
+            Some(relaxed) if utf8.len() >= lowered.len() => {
+                relaxed.find_all(pattern, lowered, utf8)
+            }
+            _ => pattern.find_all(lowered),
+        };
+        let [symbol_relaxed, word_relaxed] = self
+            .relaxed
+            .get_or_init(|| [self.symbol_led.relaxed(), self.word_led.relaxed()]);
+        let words = scan(&self.word_led, word_relaxed)?;
+        let symbols = scan(&self.symbol_led, symbol_relaxed)?;
         let mut found = Vec::new();
         for (hit, groups) in merge(symbols, words, &self.symbol_groups, &self.word_groups) {
             let start = hit.start();
             let prefixed = start >= 2
                 && original
                     .get(start - 2)
-                    .is_some_and(char::is_ascii_uppercase)
-                && original.get(start - 1) == Some(&'-');
+                    .is_some_and(|unit| unit.char().is_ascii_uppercase())
+                && original.get(start - 1).map(|unit| unit.char()) == Some('-');
             if prefixed {
                 continue;
             }
-            let mut figures = self.match_figures(&hit, groups, &original, &lowered)?;
+            let mut figures = self.match_figures(&hit, groups, original, lowered)?;
             let lead = figures.first().map(|f| f.kind);
             if matches!(lead, Some("money" | "number")) && start > 0 {
-                if let Some(hedge) = self.hedge_before(&lowered, start)? {
+                if let Some(hedge) = self.hedge_before(lowered, start)? {
                     for figure in &mut figures {
                         if matches!(figure.kind, "money" | "number") {
                             figure.hedge = Some(hedge.clone());
@@ -181,21 +217,27 @@ impl Extractor {
 
     /// The canonical value of every number `text` writes (`reference_numbers`).
     pub fn numbers(&self, text: &str) -> Result<Vec<String>, Fallback> {
-        let chars: Vec<char> = text.chars().collect();
+        if text.is_ascii() {
+            return self.numbers_of(text.as_bytes());
+        }
+        self.numbers_of(&text.chars().collect::<Vec<char>>())
+    }
+
+    fn numbers_of<U: Unit>(&self, units: &[U]) -> Result<Vec<String>, Fallback> {
         let mut found = Vec::new();
-        for hit in self.any_number.find_all(&chars)? {
+        for hit in self.any_number.find_all(units)? {
             let number = hit.group(Some(1)).unwrap_or((0, 0));
-            found.push(parsed(chars_of(&chars, number))?.canonical());
+            found.push(parsed(chars_of(units, number))?.canonical());
         }
         Ok(found)
     }
 
-    fn match_figures(
+    fn match_figures<U: Unit>(
         &self,
         hit: &Match,
         g: &Groups,
-        original: &[char],
-        lowered: &[char],
+        original: &[U],
+        lowered: &[U],
     ) -> Result<Vec<Figure>, Fallback> {
         if let Some(number) = hit.group(g.number) {
             return self.number(hit, g, number, original);
@@ -241,16 +283,16 @@ impl Extractor {
     }
 
     /// `_number`: a number of four or more digits; "2016-17" also stands for 2017.
-    fn number(
+    fn number<U: Unit>(
         &self,
         hit: &Match,
         g: &Groups,
         span: (usize, usize),
-        original: &[char],
+        original: &[U],
     ) -> Result<Vec<Figure>, Fallback> {
         let digits = chars_of(original, span);
-        let plain = !digits.iter().any(|&c| c == ',' || c == '.');
-        let written: String = digits.iter().collect();
+        let written = text(original, span);
+        let plain = !written.contains([',', '.']);
         let value = if plain {
             let stripped = written.trim_start_matches('0');
             if stripped.is_empty() { "0" } else { stripped }.to_string()
@@ -288,11 +330,11 @@ impl Extractor {
 
     /// `_quantities`: (kind, value) per end of a range of money, percentages, periods and
     /// scaled numbers.
-    fn quantities(
+    fn quantities<U: Unit>(
         &self,
         hit: &Match,
         g: &Groups,
-        lowered: &[char],
+        lowered: &[U],
     ) -> Result<Vec<(&'static str, String)>, Fallback> {
         let period = hit.group(g.period).map(|span| text(lowered, span));
         let (kind, scale, values): (&'static str, Span, Span) =
@@ -335,7 +377,7 @@ impl Extractor {
     }
 
     /// `_values`: the numbers inside a matched range ("5-10", "thirty (30)", "$5-$10").
-    fn values(&self, values: &[char]) -> Result<Vec<Decimal>, Fallback> {
+    fn values<U: Unit>(&self, values: &[U]) -> Result<Vec<Decimal>, Fallback> {
         let mut found = Vec::new();
         for part in self.value_part.find_all(values)? {
             let digits = part.group(self.digits).or(part.group(self.repeat));
@@ -362,8 +404,9 @@ impl Extractor {
         Ok(total)
     }
 
-    fn ordinal_value(&self, ordinal: &[char]) -> Result<Decimal, Fallback> {
-        let lowered: Vec<char> = lower(&ordinal.iter().collect::<String>()).chars().collect();
+    fn ordinal_value<U: Unit>(&self, ordinal: &[U]) -> Result<Decimal, Fallback> {
+        let ordinal: String = ordinal.iter().map(|unit| unit.char()).collect();
+        let lowered: Vec<char> = lower(&ordinal).chars().collect();
         if lowered
             .first()
             .is_some_and(|&c| crate::chars::is_decimal(c))
@@ -404,8 +447,12 @@ impl Extractor {
     }
 
     /// `_hedge`: the hedge written just before `start` ("about $3 million"), if any.
-    fn hedge_before(&self, lowered: &[char], start: usize) -> Result<Option<String>, Fallback> {
-        let before = lowered.get(start.wrapping_sub(1)).copied();
+    fn hedge_before<U: Unit>(
+        &self,
+        lowered: &[U],
+        start: usize,
+    ) -> Result<Option<String>, Fallback> {
+        let before = lowered.get(start.wrapping_sub(1)).map(|unit| unit.char());
         if !before.is_some_and(|c| self.tables.hedge_after.contains(c)) {
             return Ok(None);
         }
@@ -429,14 +476,14 @@ impl Extractor {
     }
 }
 
-fn parsed(digits: &[char]) -> Result<Decimal, Fallback> {
+fn parsed<U: Unit>(digits: &[U]) -> Result<Decimal, Fallback> {
     Decimal::parse(digits).ok_or_else(|| Fallback::Reference("InvalidOperation".into()))
 }
 
-fn int(digits: &[char]) -> Result<u64, Fallback> {
+fn int<U: Unit>(digits: &[U]) -> Result<u64, Fallback> {
     let mut value = 0u64;
-    for &c in digits {
-        let digit = crate::chars::decimal_value(c)
+    for unit in digits {
+        let digit = crate::chars::decimal_value(unit.char())
             .ok_or_else(|| Fallback::Reference("ValueError: int()".into()))?;
         value = value.saturating_mul(10).saturating_add(u64::from(digit));
     }

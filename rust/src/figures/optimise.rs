@@ -131,47 +131,91 @@ fn strings(node: &Node, limit: usize) -> Option<Vec<Vec<char>>> {
 
 /// The characters every match must start with, when the pattern says so.
 pub fn first_chars(node: &Node) -> Option<Class> {
-    match node {
-        Node::Char(Set::One(c)) => Some(Class::of_char(*c)),
-        Node::Literal(chars) => chars.first().map(|&c| Class::of_char(c)),
-        Node::Guard(first, _) => Some(first.clone()),
-        Node::AheadAny(trie) => trie.first(),
-        Node::Char(Set::Class(class)) => Some(class.clone()),
+    match starts(node)? {
+        Start {
+            nullable: false,
+            class,
+        } => Some(class),
+        Start { .. } => None,
+    }
+}
+
+/// What a node's matches at a position start with: each one either has the text's character
+/// there in `class` (it consumes it or looks ahead at it) or, when `nullable`, consumes
+/// nothing. So a prefix that may match empty (`\s*` before a unit) adds its characters to
+/// what follows instead of hiding them.
+struct Start {
+    class: Class,
+    nullable: bool,
+}
+
+fn starts(node: &Node) -> Option<Start> {
+    let consuming = |class| Start {
+        class,
+        nullable: false,
+    };
+    let empty = || Start {
+        class: Class::new(false, Vec::new(), Vec::new()),
+        nullable: true,
+    };
+    Some(match node {
+        Node::Char(Set::One(c)) => consuming(Class::of_char(*c)),
+        Node::Literal(chars) => match chars.first() {
+            Some(&c) => consuming(Class::of_char(c)),
+            None => empty(),
+        },
+        Node::Guard(first, _) => consuming(first.clone()),
+        Node::AheadAny(trie) => consuming(trie.first()?),
+        Node::Char(Set::Class(class)) => consuming(class.clone()),
         Node::Char(Set::Fold(letter)) => {
             let ranges = chars::folding_to(*letter).into_iter().map(|c| (c, c));
-            Some(Class::new(false, ranges.collect(), Vec::new()))
+            consuming(Class::new(false, ranges.collect(), Vec::new()))
         }
+        // A positive lookahead constrains the character here as its body does.
+        Node::Ahead {
+            negative: false,
+            node,
+            ..
+        } => starts(node)?,
+        Node::Ahead { .. }
+        | Node::Behind { .. }
+        | Node::Boundary
+        | Node::NotBoundary
+        | Node::End => empty(),
         Node::Seq(nodes) => {
+            let mut so_far = empty();
             for node in nodes {
-                match node {
-                    Node::Ahead {
-                        negative: false,
-                        node,
-                        ..
-                    } => return first_chars(node),
-                    Node::AheadAny(trie) => return trie.first(),
-                    Node::Ahead { .. }
-                    | Node::Behind { .. }
-                    | Node::Boundary
-                    | Node::NotBoundary => {}
-                    other => return first_chars(other),
+                let next = starts(node)?;
+                so_far.class = so_far.class.union(&next.class)?;
+                if !next.nullable {
+                    so_far.nullable = false;
+                    break;
                 }
             }
-            None
+            so_far
         }
         Node::Alt(nodes) => {
-            let mut union: Option<Class> = None;
+            let mut union: Option<Start> = None;
             for node in nodes {
-                let first = first_chars(node)?;
+                let next = starts(node)?;
                 union = Some(match union {
-                    None => first,
-                    Some(so_far) => so_far.union(&first)?,
+                    None => next,
+                    Some(so_far) => Start {
+                        class: so_far.class.union(&next.class)?,
+                        nullable: so_far.nullable || next.nullable,
+                    },
                 });
             }
-            union
+            union.unwrap_or_else(empty)
         }
-        Node::Repeat { node, min, .. } if *min > 0 => first_chars(node),
-        Node::Atomic { node, .. } | Node::Group { node, .. } => first_chars(node),
-        _ => None,
-    }
+        Node::Repeat { max: 0, .. } => empty(),
+        Node::Repeat { node, min, .. } => {
+            let inner = starts(node)?;
+            Start {
+                class: inner.class,
+                nullable: inner.nullable || *min == 0,
+            }
+        }
+        Node::Atomic { node, .. } | Node::Group { node, .. } => starts(node)?,
+    })
 }

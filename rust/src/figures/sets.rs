@@ -2,6 +2,26 @@
 
 use crate::chars;
 
+/// A unit of a text the matcher runs on: a `char`, or a byte of a text known to be ASCII
+/// (most texts; they need no `[char]` copy). A byte above 0x7f is never passed as a unit.
+pub trait Unit: Copy {
+    fn char(self) -> char;
+}
+
+impl Unit for char {
+    #[inline]
+    fn char(self) -> char {
+        self
+    }
+}
+
+impl Unit for u8 {
+    #[inline]
+    fn char(self) -> char {
+        char::from(self)
+    }
+}
+
 /// One character test.
 #[derive(Debug, Clone)]
 pub enum Set {
@@ -65,6 +85,21 @@ impl Class {
         self.slow(c)
     }
 
+    /// Whether it is negated.
+    pub fn negated(&self) -> bool {
+        self.negated
+    }
+
+    /// The ranges it lists.
+    pub fn ranges(&self) -> &[(char, char)] {
+        &self.ranges
+    }
+
+    /// The named classes it lists (`\d`, `\W`, ...: each with whether it is negated).
+    pub fn named(&self) -> &[(Named, bool)] {
+        &self.named
+    }
+
     /// Whether every character the class holds is ASCII.
     pub fn ascii_only(&self) -> bool {
         !self.negated && self.named.is_empty() && self.ranges.iter().all(|&(_, b)| b.is_ascii())
@@ -79,7 +114,13 @@ impl Class {
         ranges.extend(other.ranges.iter().copied());
         let mut named = self.named.clone();
         named.extend(other.named.iter().copied());
-        Some(Self::new(false, ranges, named))
+        Some(Self {
+            negated: false,
+            ranges,
+            named,
+            // Neither is negated: a member of either is a member.
+            ascii: self.ascii | other.ascii,
+        })
     }
 
     pub fn of_char(c: char) -> Self {
@@ -141,25 +182,25 @@ impl Trie {
 
     /// False when no string can start `text` by its first two characters (ASCII ones).
     #[inline]
-    fn may_start(&self, text: &[char]) -> bool {
+    fn may_start<U: Unit>(&self, text: &[U]) -> bool {
         match text {
-            [first, second, ..] if first.is_ascii() && second.is_ascii() => {
-                let pair = self.pairs.get(*first as usize).copied().unwrap_or(0);
-                (pair >> u32::from(*second)) & 1 == 1
+            [first, second, ..] if first.char().is_ascii() && second.char().is_ascii() => {
+                let pair = self.pairs.get(first.char() as usize).copied().unwrap_or(0);
+                (pair >> u32::from(second.char())) & 1 == 1
             }
             _ => true,
         }
     }
 
     /// Whether one of the strings is at the start of `text`.
-    pub fn starts(&self, text: &[char]) -> bool {
+    pub fn starts<U: Unit>(&self, text: &[U]) -> bool {
         self.may_start(text) && self.walk(text)
     }
 
     /// [`Trie::starts`] by walking the trie alone.
-    fn walk(&self, text: &[char]) -> bool {
+    fn walk<U: Unit>(&self, text: &[U]) -> bool {
         let mut at = 0;
-        let mut chars = text.iter();
+        let mut chars = text.iter().map(|unit| unit.char());
         loop {
             let Some((edges, end)) = self.nodes.get(at) else {
                 return false;
@@ -167,7 +208,7 @@ impl Trie {
             if *end {
                 return true;
             }
-            let Some(&c) = chars.next() else {
+            let Some(c) = chars.next() else {
                 return false;
             };
             match edges.binary_search_by_key(&c, |&(e, _)| e) {

@@ -1,0 +1,171 @@
+//! The matcher's tests: `re`'s semantics, and its rewrites held to the pattern as parsed.
+
+use super::{Match, Pattern, Span, TooDeep};
+
+fn chars(text: &str) -> Vec<char> {
+    text.chars().collect()
+}
+
+fn spans(pattern: &str, text: &str) -> Vec<(usize, usize)> {
+    let pattern = Pattern::new(pattern, false).unwrap();
+    let found = pattern.find_all(&chars(text)).unwrap();
+    found.iter().map(|m| (m.start(), m.end())).collect()
+}
+
+#[test]
+fn backtracks_like_sre() {
+    assert_eq!(spans(r"\d+5", "12345"), vec![(0, 5)]);
+    assert_eq!(spans(r"(?>\d+)5", "12345"), vec![]);
+    assert_eq!(spans(r"\d++\b", "12 345x"), vec![(0, 2)]);
+    assert_eq!(spans(r"(?<![\w.])\d+", "a1 .2 3"), vec![(6, 7)]);
+    assert_eq!(spans(r"a|ab", "ab"), vec![(0, 1)]);
+    assert_eq!(spans(r"(?:ab|a)c", "ac abc"), vec![(0, 2), (3, 6)]);
+    assert_eq!(spans(r"x\Z", "xx"), vec![(1, 2)]);
+}
+
+#[test]
+fn a_leading_lookahead_of_few_strings_is_a_trie_with_the_same_matches() {
+    // Expected spans as Python's re.finditer gives them.
+    let pattern = r"\b(?=s(?:ec(?:t(?:ion)?)?)?|u(?:s\$|sd)|two|ten)\w+\b";
+    assert!(Pattern::new(pattern, false).unwrap().lead.is_some());
+    let text = "xsec sect us$ usd ten tens two s";
+    assert_eq!(
+        spans(pattern, text),
+        vec![
+            (5, 9),
+            (10, 12),
+            (14, 17),
+            (18, 21),
+            (22, 26),
+            (27, 30),
+            (31, 32)
+        ]
+    );
+}
+
+#[test]
+fn groups_hold_the_successful_path_only() {
+    let pattern = Pattern::new(r"(?:(?P<a>x)y|x(?P<b>z))", false).unwrap();
+    let found = pattern.find_all(&chars("xz")).unwrap();
+    let hit = found.first().unwrap();
+    assert_eq!(hit.group(pattern.group_index("a")), None);
+    assert_eq!(hit.group(pattern.group_index("b")), Some((1, 2)));
+}
+
+#[test]
+fn python_classes_and_ignore_case() {
+    assert_eq!(spans(r"\d+", "x٣٤y"), vec![(1, 3)]);
+    let folded = Pattern::new("some", true).unwrap();
+    assert_eq!(folded.find_all(&chars("ſome")).unwrap().len(), 1);
+    // Caseless non-ASCII class members are allowed under IGNORECASE; cased ones not yet.
+    let dashes = Pattern::new(r"[-\u2013\u2014]\s*17", true).unwrap();
+    assert_eq!(
+        dashes
+            .find_all(&chars("2016\u{2013}17, 2016 - 17"))
+            .unwrap()
+            .len(),
+        2
+    );
+    assert!(Pattern::new("[é]", true).is_err());
+    assert!(Pattern::new(r"[\u00e0-\u00ff]", true).is_err());
+}
+
+/// Texts of the tokens the figure patterns look for, joined at random.
+fn generated_texts(count: usize) -> Vec<Vec<char>> {
+    // Split at '|'; the spaces and the newline are tokens too.
+    let tokens: Vec<&str> = concat!(
+        "5|12|1,500|2024|3.5|,|.| |  |-|\u{2013}|%|$|us$|\u{20ac}|\u{a7}|",
+        "percent|per cent|pct|million|bn|m|k|to|days|day|-day|year|old|",
+        "consecutive|business|ten|thirty|one|first|third|7th|usd|eur|dollars|",
+        "pounds|sterling|section|sec.|(b)|(|)|/|01|about|over|~|x|a|\u{663}|",
+        "\u{ff15}|\n",
+    )
+    .split('|')
+    .collect();
+    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        usize::try_from(seed % 1_000_000).unwrap()
+    };
+    (0..count)
+        .map(|_| {
+            let length = 1 + next() % 12;
+            let text: String = (0..length)
+                .map(|_| *tokens.get(next() % tokens.len()).unwrap())
+                .collect();
+            chars(&text)
+        })
+        .collect()
+}
+
+#[test]
+fn the_rewrites_keep_every_match_and_group_of_the_figure_patterns() {
+    let tables = crate::figures::testing::extractor().tables().clone();
+    let patterns = [
+        &tables.symbol_led,
+        &tables.word_led,
+        &tables.value_part,
+        &tables.hedge,
+        &tables.any_number,
+    ];
+    let texts = generated_texts(4000);
+    let (mut matched, mut skipped) = (0, 0);
+    for (pattern, flag) in patterns {
+        let fast = Pattern::new(pattern, *flag).unwrap();
+        let plain = Pattern::unoptimised(pattern, *flag).unwrap();
+        let relaxed = fast.relaxed().unwrap();
+        for text in &texts {
+            let fast_found = fast.find_all(text).unwrap();
+            let plain_found = plain.find_all(text).unwrap();
+            let spans = |found: &[Match]| -> Vec<Vec<Span>> {
+                found.iter().map(|m| m.spans.clone()).collect()
+            };
+            let text: String = text.iter().collect();
+            assert_eq!(
+                spans(&fast_found),
+                spans(&plain_found),
+                "{pattern} {text:?}"
+            );
+            if text.is_ascii() {
+                let bytes = fast.find_all(text.as_bytes()).unwrap();
+                assert_eq!(
+                    spans(&bytes),
+                    spans(&plain_found),
+                    "{pattern} {text:?} bytes"
+                );
+            }
+            let units: Vec<char> = text.chars().collect();
+            let tried = relaxed.find_all(&fast, &units, &text).unwrap();
+            assert_eq!(
+                spans(&tried),
+                spans(&plain_found),
+                "{pattern} {text:?} relaxed"
+            );
+            if text.is_ascii() {
+                let tried = relaxed.find_all(&fast, text.as_bytes(), &text);
+                let tried = tried.unwrap();
+                assert_eq!(
+                    spans(&tried),
+                    spans(&plain_found),
+                    "{pattern} {text:?} bytes"
+                );
+            }
+            skipped += usize::from(relaxed.next_start(text.as_bytes(), 0).is_none());
+            matched += fast_found.len();
+        }
+    }
+    // Texts with matches, and texts the relaxed form rules out: both are tested.
+    assert!(
+        matched > 3000 && skipped > 1000,
+        "{matched} matches, {skipped} texts skipped: the texts test little"
+    );
+}
+
+#[test]
+fn deep_nesting_is_reported_not_overflowed() {
+    let text = format!("1{}", ",000".repeat(5000));
+    let pattern = Pattern::new(r"\d(?:,\d{3})+", false).unwrap();
+    assert_eq!(pattern.find_all(&chars(&text)).err(), Some(TooDeep));
+}
