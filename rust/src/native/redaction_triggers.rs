@@ -181,4 +181,38 @@ mod tests {
         assert_eq!(occurrences(&["token"], "atoken"), vec![(1, 6, 0)]);
         assert_eq!(occurrences(&["é-x"], "aé-x"), vec![(1, 5, 0)]);
     }
+
+    #[test]
+    fn every_occurrence_in_generated_texts_as_a_plain_search_finds() {
+        let triggers = [
+            "api", "token", "://", "gho_", "ghp_", "k_live_", "sk-", "xox", "aaa", "a", "é-",
+        ];
+        let pieces = [
+            "ap", "i", "tok", "en", ":/", "/", "gh", "o_", "p_", "k_", "live_", "s", "k-", "xo",
+            "x", "a", "é", "-", " ",
+        ];
+        let mut seed = 7u64;
+        for _ in 0..2000 {
+            let mut text = String::new();
+            for _ in 0..12 {
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                let pick = usize::try_from(seed >> 33).unwrap_or(0) % pieces.len();
+                text.push_str(pieces.get(pick).copied().unwrap_or(""));
+            }
+            let mut expected = Vec::new();
+            for (index, trigger) in triggers.iter().enumerate() {
+                let (text, trigger) = (text.as_bytes(), trigger.as_bytes());
+                for start in 0..text.len() {
+                    if text
+                        .get(start..)
+                        .is_some_and(|rest| rest.starts_with(trigger))
+                    {
+                        expected.push((start, start + trigger.len(), index));
+                    }
+                }
+            }
+            expected.sort_unstable();
+            assert_eq!(occurrences(&triggers, &text), expected, "{text:?}");
+        }
+    }
 }
