@@ -356,7 +356,8 @@ impl Rules {
     }
 
     /// Mark in `present` the triggers the lower-cased text `lowered` holds; whether any
-    /// rule runs on it.
+    /// rule runs on it (one text alone: the check searches all a trace's at once).
+    #[cfg(test)]
     pub fn find_triggers(&self, lowered: &str, present: &mut [bool]) -> bool {
         let mut any = self.blank(present);
         self.each_trigger(lowered.as_bytes(), |_, _, index| {
