@@ -195,6 +195,9 @@ mod tests {
         // The KELVIN SIGN lower-cases to an ASCII "k".
         let rules = self::rules(vec![rule("k", "(?i)x", &["key"])]);
         assert_eq!(first_changing(&rules, &["a", "\u{212a}ey"]), Some("k"));
+        // A non-ASCII trigger: every non-ASCII text is lowered in full.
+        let rules = self::rules(vec![rule("k", "(?i)x", &["é"])]);
+        assert_eq!(first_changing(&rules, &["a", "XÉ"]), Some("k"));
     }
 
     #[test]
