@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use memchr::{memchr, memchr_iter, memmem};
 
-use crate::lower::{lower, lower_into};
+use crate::lower::{lower, lower_into, lowers_into_ascii};
 use crate::words::{Word, found_in_ascii};
 
 const SEPARATOR: u8 = b'\n';
@@ -77,10 +77,7 @@ impl TextIndex {
             starts.push(total);
             total = total.saturating_add(count);
         }
-        // memmem over the UTF-8 of U+0130 and U+212A: far faster than `str::contains(char)`.
-        let ascii_safe = raw.is_ascii()
-            || !(memmem::find(raw.as_bytes(), "\u{130}".as_bytes()).is_some()
-                || memmem::find(raw.as_bytes(), "\u{212a}".as_bytes()).is_some());
+        let ascii_safe = !lowers_into_ascii(&raw);
         Ok(Self {
             raw,
             starts,

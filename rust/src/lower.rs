@@ -93,6 +93,16 @@ pub fn chars_and_lowered(text: &str) -> Option<(Vec<char>, Vec<char>)> {
     Some((original, lowered))
 }
 
+/// Whether `text` holds a non-ASCII character whose lower case holds ASCII (U+0130 and
+/// U+212A are the only ones). When not, the ASCII of `lower(text)` is that of `text`
+/// ASCII-lower-cased, in the same runs: every other character lowers to non-ASCII only.
+pub fn lowers_into_ascii(text: &str) -> bool {
+    // memmem over their UTF-8: far faster than `str::contains(char)`.
+    !text.is_ascii()
+        && (memchr::memmem::find(text.as_bytes(), "\u{130}".as_bytes()).is_some()
+            || memchr::memmem::find(text.as_bytes(), "\u{212a}".as_bytes()).is_some())
+}
+
 /// Append `text` lower-cased as CPython's `str.lower` does to `out`.
 pub fn lower_into(text: &str, out: &mut String) {
     let start = out.len();
@@ -178,6 +188,17 @@ mod tests {
             assert_eq!(lowered, lower(text).chars().collect::<Vec<_>>(), "{text:?}");
         }
         assert_eq!(super::chars_and_lowered("a\u{130}"), None);
+    }
+
+    #[test]
+    fn only_two_non_ascii_characters_lower_into_ascii() {
+        let into_ascii: Vec<char> = (0x80..=0x10_ffff)
+            .filter_map(char::from_u32)
+            .filter(|&c| lower(&c.to_string()).chars().any(|low| low.is_ascii()))
+            .collect();
+        assert_eq!(into_ascii, ['\u{130}', '\u{212a}']);
+        assert!(super::lowers_into_ascii("a\u{212a}") && super::lowers_into_ascii("\u{130}"));
+        assert!(!super::lowers_into_ascii("ÀÉÎ K") && !super::lowers_into_ascii("KEY"));
     }
 
     #[test]

@@ -30,6 +30,7 @@ pub mod json;
 pub mod observe;
 pub mod redaction;
 pub mod redaction_rules;
+mod redaction_triggers;
 pub mod run;
 pub mod trace;
 

@@ -3,80 +3,237 @@
 //! its triggers let run (redaction_rules.rs), and every object key gathered. When a rule
 //! could change a text, or a key names a credential (the caller checks the keys), the
 //! reference grades the redacted trace.
+//!
+//! The texts are gathered first and lower-cased end to end into one buffer, each followed
+//! by a NUL, so one search finds the triggers of all of them; a trigger counts for a text
+//! only when it lies wholly inside it (one holding a NUL could span two). With ASCII
+//! triggers a text is only ASCII-lower-cased there (the same triggers are found: see
+//! `Rules::ascii_triggers`), and lowered in full only if a rule runs on it. The rules then
+//! run in text order on the texts whose triggers let them, as the reference would.
 
 use std::collections::HashSet;
 
 use super::redaction_rules::Rules;
 use super::{Frame, Trace, Value};
-use crate::lower::lower_into;
+use crate::lower::{lower, lower_into, lowers_into_ascii};
 use sonic_rs::{JsonContainerTrait, JsonValueTrait};
 
-struct Checker<'r> {
+/// The texts and keys of a trace, in the reference's order.
+struct Gathered<'r, 'v> {
     rules: &'r Rules,
-    keys: HashSet<String>,
-    in_text: Vec<bool>,
-    lowered: String,
-    /// The kind of the first rule found that could change a text.
-    kind: Option<String>,
+    texts: Vec<&'v str>,
+    seen: HashSet<&'v str>,
+    keys: Vec<String>,
 }
 
-impl Checker<'_> {
-    /// One text; `true` once a rule could change it (the walk then stops).
-    fn text(&mut self, text: &str) -> bool {
-        self.lowered.clear();
-        if text.is_ascii() {
-            self.lowered.push_str(text);
-            self.lowered.make_ascii_lowercase();
-        } else {
-            lower_into(text, &mut self.lowered);
-        }
-        if !self.rules.find_triggers(&self.lowered, &mut self.in_text) {
-            return false; // no rule runs on it
-        }
-        self.kind = self
-            .rules
-            .changing(text, &self.lowered, &self.in_text)
-            .map(str::to_string);
-        self.kind.is_some()
-    }
-
-    fn value(&mut self, value: &Value) -> bool {
+impl<'v> Gathered<'_, 'v> {
+    fn value(&mut self, value: &'v Value) {
         if let Some(text) = value.as_str() {
-            self.text(text)
+            self.texts.push(text);
         } else if let Some(object) = value.as_object() {
-            object.iter().any(|(key, item)| {
-                if !self.keys.contains(key) && self.rules.keeps_key(key) {
-                    self.keys.insert(key.to_string());
+            for (key, item) in object.iter() {
+                // Each key is looked at once (rejected ones too: they are the many).
+                if self.seen.insert(key) && self.rules.keeps_key(key) {
+                    self.keys.push(key.to_string());
                 }
-                self.value(item)
-            })
+                self.value(item);
+            }
         } else if let Some(array) = value.as_array() {
-            array.iter().any(|item| self.value(item))
-        } else {
-            false
+            for item in array.iter() {
+                self.value(item);
+            }
         }
     }
+}
+
+/// The kind of the first rule that could change one of `texts`, taken in order.
+pub fn first_changing<'r>(rules: &'r Rules, texts: &[&str]) -> Option<&'r str> {
+    let mut lowered = String::with_capacity(texts.iter().map(|text| text.len() + 1).sum());
+    // Where each text is in `lowered`, and whether that is its lower case (else only its
+    // ASCII lower case, where its triggers are found alike).
+    let mut spans = Vec::with_capacity(texts.len());
+    for text in texts {
+        let start = lowered.len();
+        let exact = if text.is_ascii() {
+            lowered.push_str(text);
+            true
+        } else if rules.ascii_triggers() && !lowers_into_ascii(text) {
+            lowered.push_str(text);
+            false
+        } else {
+            lower_into(text, &mut lowered);
+            true
+        };
+        spans.push((start, lowered.len(), exact));
+        lowered.push('\0');
+    }
+    // Touches only ASCII bytes: the copied texts' (no character lower-cases to a capital).
+    lowered.make_ascii_lowercase();
+    // (text, trigger) for each trigger found wholly inside a text.
+    let mut hits: Vec<(usize, usize)> = Vec::new();
+    rules.each_trigger(lowered.as_bytes(), |start, end, trigger| {
+        let text = spans.partition_point(|&(_, text_end, _)| text_end < end);
+        if spans
+            .get(text)
+            .is_some_and(|&(text_start, _, _)| text_start <= start)
+        {
+            hits.push((text, trigger));
+        }
+    });
+    hits.sort_unstable(); // in text order
+    let mut present = vec![false; rules.triggers.len()];
+    let every = rules.blank(&mut present);
+    let mut hits = hits.into_iter().peekable();
+    for (number, (text, &(start, end, exact))) in texts.iter().zip(&spans).enumerate() {
+        if !every && hits.peek().is_none_or(|&(hit, _)| hit != number) {
+            continue; // no rule runs on it
+        }
+        rules.blank(&mut present);
+        while let Some((_, trigger)) = hits.next_if(|&(hit, _)| hit == number) {
+            if let Some(slot) = present.get_mut(trigger) {
+                *slot = true;
+            }
+        }
+        let own;
+        let low = if exact {
+            lowered.get(start..end).unwrap_or_default()
+        } else {
+            own = lower(text);
+            &own
+        };
+        if let Some(kind) = rules.changing(text, low, &present) {
+            return Some(kind);
+        }
+    }
+    None
 }
 
 /// What redaction could do to a trace by its text rules: the kind of a rule that could
 /// change one of its texts (`None`: no rule changes any), and the object keys (whose names
 /// the caller checks: a key naming a credential has its whole value replaced), those that
-/// may name one ([`Rules::keeps_key`]), complete only when no rule could change a text.
-pub fn check(trace: &Trace<'_>, rules: &Rules) -> (Option<String>, Vec<String>) {
-    let mut checker = Checker {
+/// may name one ([`Rules::keeps_key`]).
+pub fn check<'v>(trace: &Trace<'v>, rules: &Rules) -> (Option<String>, Vec<String>) {
+    let mut gathered = Gathered {
         rules,
-        keys: HashSet::new(),
-        in_text: vec![false; rules.triggers.len()],
-        lowered: String::new(),
-        kind: None,
+        texts: vec![trace.task],
+        seen: HashSet::new(),
+        keys: Vec::new(),
     };
-    let _stopped = checker.text(trace.task)
-        || trace.frames.iter().any(|frame| match frame {
-            Frame::User { content } | Frame::Assistant { content } => checker.text(content),
-            Frame::ToolCall { args, .. } => args.is_some_and(|args| checker.value(args)),
-            Frame::ToolResult { result, .. } => result.is_some_and(|result| checker.value(result)),
-            Frame::Compaction { summary } => checker.text(summary),
-            Frame::Approval => false,
-        });
-    (checker.kind, checker.keys.into_iter().collect())
+    for frame in &trace.frames {
+        match frame {
+            Frame::User { content } | Frame::Assistant { content } => gathered.texts.push(content),
+            Frame::ToolCall {
+                args: Some(value), ..
+            }
+            | Frame::ToolResult {
+                result: Some(value),
+                ..
+            } => gathered.value(value),
+            Frame::Compaction { summary } => gathered.texts.push(summary),
+            Frame::ToolCall { .. } | Frame::ToolResult { .. } | Frame::Approval => {}
+        }
+    }
+    let kind = first_changing(rules, &gathered.texts).map(str::to_string);
+    (kind, gathered.keys)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_changing;
+    use crate::native::redaction_rules::{Accept, RuleSpec, Rules};
+
+    /// A rule of `kind` run on texts holding one of `triggers`; `source` `(?i)` is not
+    /// compiled by the core, so the rule changes every text it runs on.
+    fn rule(kind: &str, source: &str, triggers: &[&str]) -> RuleSpec {
+        RuleSpec {
+            kind: kind.into(),
+            source: source.into(),
+            flags: 0,
+            fold: false,
+            triggers: triggers.iter().map(|t| (*t).to_string()).collect(),
+            group: 0,
+            accept: Accept::Any,
+            beside: None,
+            bounded: false,
+            after: String::new(),
+        }
+    }
+
+    fn rules(specs: Vec<RuleSpec>) -> Rules {
+        let rules = Rules::new(specs, Vec::new(), None);
+        assert_eq!(rules.counts().1, rules.counts().0, "every rule runs blind");
+        rules
+    }
+
+    #[test]
+    fn a_trigger_spanning_two_texts_does_not_count() {
+        let rules = rules(vec![rule("k", "(?i)x", &["ab", "a\0b"])]);
+        assert_eq!(first_changing(&rules, &["xa", "by"]), None);
+        // One holding the separator would be found across it: not inside one text.
+        assert_eq!(first_changing(&rules, &["xa", "b"]), None);
+        assert_eq!(first_changing(&rules, &["a", "", "b"]), None);
+        assert_eq!(first_changing(&rules, &["x", "a\0b"]), Some("k"));
+    }
+
+    #[test]
+    fn a_trigger_at_a_text_start_or_end_counts() {
+        let rules = rules(vec![rule("k", "(?i)x", &["ab"])]);
+        for texts in [
+            &["ab"][..],
+            &["ab", "z"],
+            &["z", "ab"],
+            &["zab", "z"],
+            &["z", "abz"],
+            &["", "AB", ""],
+            &["é", "zAb"],
+            &["z", "\u{130}ab"], // lower-cases to three characters, then "ab"
+        ] {
+            assert_eq!(first_changing(&rules, texts), Some("k"), "{texts:?}");
+        }
+        assert_eq!(first_changing(&rules, &["", "a", "b", "zb"]), None);
+        assert_eq!(first_changing(&rules, &[]), None);
+        // The KELVIN SIGN lower-cases to an ASCII "k".
+        let rules = self::rules(vec![rule("k", "(?i)x", &["key"])]);
+        assert_eq!(first_changing(&rules, &["a", "\u{212a}ey"]), Some("k"));
+        // A non-ASCII trigger: every non-ASCII text is lowered in full.
+        let rules = self::rules(vec![rule("k", "(?i)x", &["é"])]);
+        assert_eq!(first_changing(&rules, &["a", "XÉ"]), Some("k"));
+    }
+
+    #[test]
+    fn the_first_text_that_changes_decides_the_kind() {
+        let rules = rules(vec![
+            rule("one", "(?i)x", &["aa"]),
+            rule("two", "(?i)x", &["bb"]),
+        ]);
+        assert_eq!(first_changing(&rules, &["x", "bb", "aa"]), Some("two"));
+        assert_eq!(first_changing(&rules, &["aa bb"]), Some("one"));
+        assert_eq!(first_changing(&rules, &["bb aa"]), Some("one"));
+    }
+
+    #[test]
+    fn rules_run_only_on_the_texts_holding_their_triggers() {
+        // Compiled: it changes a text holding "sk-" and three letters.
+        let found = Rules::new(vec![rule("sk", "sk-[a-z]{3}", &["sk-"])], Vec::new(), None);
+        assert_eq!(found.counts(), (1, 0));
+        assert_eq!(first_changing(&found, &["sk-", "abc"]), None);
+        assert_eq!(first_changing(&found, &["sk-ab", "c sk-abc"]), Some("sk"));
+        // A rule with no trigger runs on every text, hits or none.
+        let always = Rules::new(vec![rule("q", "q", &[])], Vec::new(), None);
+        assert_eq!(first_changing(&always, &["a", "b"]), None);
+        assert_eq!(first_changing(&always, &["a", "xq"]), Some("q"));
+        let empty = Rules::new(vec![rule("q", "q", &[""])], Vec::new(), None);
+        assert_eq!(first_changing(&empty, &["a", "xq"]), Some("q"));
+    }
+
+    #[test]
+    fn a_rule_ignoring_case_sees_the_whole_text_lower_cased() {
+        // The buffer holds "É sk-abc" (ASCII-lower-cased only); the rule sees "é sk-abc".
+        let mut folded = rule("sk", "é sk-[a-z]{3}", &["sk-"]);
+        folded.fold = true;
+        let rules = Rules::new(vec![folded], Vec::new(), None);
+        assert_eq!(rules.counts(), (1, 0));
+        assert_eq!(first_changing(&rules, &["x", "É SK-ABC"]), Some("sk"));
+        assert_eq!(first_changing(&rules, &["É", "SK-ABC"]), None);
+    }
 }

@@ -8,7 +8,9 @@
 //! spans), an `accept` test the core does not know, a non-ASCII character where the
 //! reference's Unicode test is not ported, a match that needs too deep a stack.
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, Input, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder};
+
+use super::redaction_triggers::TriggerFinder;
 
 use crate::chars::is_alnum;
 use crate::figures::matcher::Pattern;
@@ -88,11 +90,8 @@ pub struct Rules {
     rules: Vec<Rule>,
     /// Every rule's triggers, once each.
     pub triggers: Vec<String>,
-    /// Finds where one of them starts in a lower-cased text (`None`: none can be found).
-    finder: Option<AhoCorasick>,
-    /// Indices into `triggers` of the finder's patterns, and the patterns.
-    found_as: Vec<usize>,
-    needles: Vec<Vec<u8>>,
+    /// Finds every occurrence of each in a lower-cased text.
+    finder: TriggerFinder,
     /// Indices of empty triggers, in every text (as `"" in text` in Python).
     empty: Vec<usize>,
     /// Some rule has no trigger, so runs on every text.
@@ -286,28 +285,10 @@ impl Rules {
             })
             .collect();
         // A trigger with an ASCII capital is never in a lower-cased text (as in Python).
-        let found_as: Vec<usize> = (0..triggers.len())
-            .filter(|&index| {
-                triggers
-                    .get(index)
-                    .is_some_and(|t| !t.is_empty() && !t.bytes().any(|b| b.is_ascii_uppercase()))
-            })
-            .collect();
-        let needles: Vec<Vec<u8>> = found_as
-            .iter()
-            .filter_map(|&index| triggers.get(index))
-            .map(|t| t.as_bytes().to_vec())
-            .collect();
+        let finder = TriggerFinder::new(&triggers);
         let empty = (0..triggers.len())
             .filter(|&index| triggers.get(index).is_some_and(String::is_empty))
             .collect();
-        // Leftmost-first, so the search skips ahead with a prefilter (an overlapping search
-        // cannot): every needle starting where one is found is then checked there.
-        let finder = AhoCorasickBuilder::new()
-            .match_kind(MatchKind::LeftmostFirst)
-            .build(&needles)
-            .ok()
-            .filter(|_| !needles.is_empty());
         let always = rules.iter().any(|rule| rule.triggers.is_empty());
         // Case-blind: an ASCII key's lower case is the ASCII one (others are lowered first).
         let key_parts = key_parts.and_then(|parts| {
@@ -320,8 +301,6 @@ impl Rules {
             rules,
             triggers,
             finder,
-            found_as,
-            needles,
             empty,
             always,
             key_parts,
@@ -349,38 +328,45 @@ impl Rules {
         }
     }
 
-    /// Mark in `present` the triggers the lower-cased text `lowered` holds; whether any
-    /// rule runs on it.
-    pub fn find_triggers(&self, lowered: &str, present: &mut [bool]) -> bool {
+    /// Whether every trigger that can be found is ASCII: then a text's triggers are found
+    /// alike in its ASCII lower case, unless it holds a character whose lower case holds
+    /// ASCII ([`crate::lower::lowers_into_ascii`]).
+    pub fn ascii_triggers(&self) -> bool {
+        self.finder.ascii()
+    }
+
+    /// Clear `present` but for the empty triggers (in every text); whether a rule runs on
+    /// every text whatever it holds.
+    pub fn blank(&self, present: &mut [bool]) -> bool {
         present.fill(false);
-        let mut any = false;
+        let mut any = self.always;
         for &index in &self.empty {
             if let Some(slot) = present.get_mut(index) {
                 *slot = true;
                 any = true;
             }
         }
-        let Some(finder) = &self.finder else {
-            return any || self.always;
-        };
-        let text = lowered.as_bytes();
-        let mut from = 0;
-        while from < text.len() {
-            let Some(hit) = finder.find(Input::new(text).span(from..text.len())) else {
-                break;
-            };
-            let rest = text.get(hit.start()..).unwrap_or_default();
-            for (&index, needle) in self.found_as.iter().zip(&self.needles) {
-                if rest.starts_with(needle) {
-                    if let Some(slot) = present.get_mut(index) {
-                        *slot = true;
-                        any = true;
-                    }
-                }
+        any
+    }
+
+    /// Hand `found` each occurrence of a trigger in the lower-cased `lowered`: its start,
+    /// end and index in [`Rules::triggers`], in no set order.
+    pub fn each_trigger(&self, lowered: &[u8], found: impl FnMut(usize, usize, usize)) {
+        self.finder.each(lowered, found);
+    }
+
+    /// Mark in `present` the triggers the lower-cased text `lowered` holds; whether any
+    /// rule runs on it (one text alone: the check searches all a trace's at once).
+    #[cfg(test)]
+    pub fn find_triggers(&self, lowered: &str, present: &mut [bool]) -> bool {
+        let mut any = self.blank(present);
+        self.each_trigger(lowered.as_bytes(), |_, _, index| {
+            if let Some(slot) = present.get_mut(index) {
+                *slot = true;
+                any = true;
             }
-            from = hit.start() + 1;
-        }
-        any || self.always
+        });
+        any
     }
 
     fn accepts(&self, accept: Accept, secret: &str) -> bool {
