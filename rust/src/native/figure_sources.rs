@@ -39,6 +39,47 @@ pub fn figure_evidence(
     humans: bool,
     extractor: &Extractor,
 ) -> Result<Vec<Option<String>>, Fallback> {
+    figure_evidence_in(
+        trace,
+        figures,
+        humans,
+        extractor,
+        &mut ResultTexts::default(),
+    )
+}
+
+/// Each tool result's text (`result_text`) by frame, written when first needed: a grade
+/// looks up the facts' figures and then the answer's in the same results.
+#[derive(Default)]
+pub struct ResultTexts<'v> {
+    texts: Vec<Option<Cow<'v, str>>>,
+}
+
+impl<'v> ResultTexts<'v> {
+    /// The text of the result of frame `position`.
+    fn of(&mut self, position: usize, result: Option<&'v Value>) -> Result<&str, Fallback> {
+        if self.texts.len() <= position {
+            self.texts.resize_with(position + 1, || None);
+        }
+        let slot = self
+            .texts
+            .get_mut(position)
+            .ok_or(Fallback("a frame beyond the trace"))?;
+        if slot.is_none() {
+            *slot = Some(json::result_text(result)?);
+        }
+        Ok(slot.as_deref().unwrap_or_default())
+    }
+}
+
+/// [`figure_evidence`] with the result texts of earlier lookups in the same trace.
+pub fn figure_evidence_in<'v>(
+    trace: &Trace<'v>,
+    figures: &[Figure],
+    humans: bool,
+    extractor: &Extractor,
+    texts: &mut ResultTexts<'v>,
+) -> Result<Vec<Option<String>>, Fallback> {
     if figures.is_empty() {
         return Ok(Vec::new()); // nothing to look up: no source need be read
     }
@@ -53,7 +94,7 @@ pub fn figure_evidence(
         read: HashMap::new(),
     };
     for (position, frame) in trace.frames.iter().enumerate() {
-        sources.add(frame, &format!("f{position}"))?;
+        sources.add(frame, position, texts)?;
     }
     Ok(figures
         .iter()
@@ -76,10 +117,15 @@ struct Sources<'a, 'v> {
 }
 
 impl<'v> Sources<'_, 'v> {
-    /// `FigureSources.add`.
-    fn add(&mut self, frame: &Frame<'v>, evidence: &str) -> Result<(), Fallback> {
-        let (text, result, echo_of): (Cow<'v, str>, _, _) = match *frame {
-            Frame::User { content } if self.humans => (Cow::Borrowed(content), None, None),
+    /// `FigureSources.add` of the frame at `position` (its evidence is `f{position}`).
+    fn add(
+        &mut self,
+        frame: &Frame<'v>,
+        position: usize,
+        texts: &mut ResultTexts<'v>,
+    ) -> Result<(), Fallback> {
+        let (text, result, echo_of): (&str, _, _) = match *frame {
+            Frame::User { content } if self.humans => (content, None, None),
             Frame::ToolCall { id, args, .. } => {
                 self.args.insert(id, args);
                 return Ok(());
@@ -92,7 +138,7 @@ impl<'v> Sources<'_, 'v> {
                     }
                 }
                 let echo_of = (!ok).then(|| self.args.get(id).copied().flatten());
-                (json::result_text(result)?, Some(result), echo_of)
+                (texts.of(position, result)?, Some(result), echo_of)
             }
             _ => return Ok(()),
         };
@@ -100,7 +146,7 @@ impl<'v> Sources<'_, 'v> {
             None => None,
             Some(anchors) => {
                 let spans = anchors
-                    .windows(&text)
+                    .windows(text)
                     .map_err(|_| Fallback("an anchor match nested too deep"))?;
                 if spans.is_empty() {
                     return Ok(()); // a structured value writes its digits too: nothing to find
@@ -108,6 +154,7 @@ impl<'v> Sources<'_, 'v> {
                 Some(spans)
             }
         };
+        let evidence = format!("f{position}");
         // The arguments' keys, worked out only when some text is indexed (as the reference).
         let keys = match echo_of {
             Some(args) => echoed(self.extractor, Some(&json::result_text(args)?)),
@@ -115,14 +162,14 @@ impl<'v> Sources<'_, 'v> {
         }
         .map_err(declined)?;
         match windows {
-            None => self.read(&text, evidence, &keys),
+            None => self.read(text, &evidence, &keys),
             Some(spans) => spans.into_iter().try_for_each(|(start, end)| {
-                self.read(text.get(start..end).unwrap_or(""), evidence, &keys)
+                self.read(text.get(start..end).unwrap_or(""), &evidence, &keys)
             }),
         }?;
         if let Some(result) = result {
             self.index
-                .add_values(amount_values(result)?, evidence, &keys)
+                .add_values(amount_values(result)?, &evidence, &keys)
                 .map_err(declined)?;
         }
         Ok(())
@@ -146,7 +193,8 @@ impl<'v> Sources<'_, 'v> {
 #[allow(clippy::unwrap_used)] // tests may unwrap (Cargo.toml)
 mod tests {
     use super::key_names_money;
-    use super::{Frame, Trace, Value, amount_values, anchor_pattern, figure_evidence};
+    use super::{Frame, ResultTexts, Trace, Value, amount_values, anchor_pattern};
+    use super::{figure_evidence, figure_evidence_in};
     use crate::figures::testing::extractor;
 
     fn value(text: &str) -> Value {
@@ -278,6 +326,51 @@ mod tests {
         assert_eq!(
             evidence(frames, answer, true),
             [None, Some("f2".to_owned()), Some("f0".to_owned())]
+        );
+    }
+
+    #[test]
+    fn texts_written_once_serve_every_lookup() {
+        let ex = extractor();
+        let first = value(r#"{"note": "the fee is 1,500 dollars", "price": 466.75}"#);
+        let second = value(r#"["no figure", {"total": 1500}]"#);
+        let trace = Trace {
+            id: "t",
+            task: "task",
+            outcome: None,
+            frames: vec![
+                Frame::User {
+                    content: "The fee is $1,500?",
+                },
+                Frame::ToolResult {
+                    id: "a",
+                    ok: true,
+                    result: Some(&first),
+                },
+                Frame::ToolResult {
+                    id: "b",
+                    ok: true,
+                    result: Some(&second),
+                },
+            ],
+        };
+        let mut texts = ResultTexts::default();
+        // In turn with one store of texts, as a grade looks up its facts then its answer.
+        for (answer, humans) in [
+            ("$466.75", false),
+            ("$1,500 and $466.75", true),
+            ("$1,500", false),
+        ] {
+            let figures = ex.figures(answer).unwrap();
+            let alone = figure_evidence(&trace, &figures, humans, &ex).unwrap();
+            let shared = figure_evidence_in(&trace, &figures, humans, &ex, &mut texts).unwrap();
+            assert_eq!(shared, alone, "{answer}");
+            assert!(alone.iter().all(Option::is_some), "{answer}: {alone:?}");
+        }
+        assert_eq!(
+            texts.texts.iter().flatten().count(),
+            2,
+            "both results written"
         );
     }
 
