@@ -316,6 +316,21 @@ impl Anchors {
         }
     }
 
+    /// Whether a match lies within `bytes`, when the bytes alone can tell: every match is
+    /// then one of the digit runs (the anchors start with ASCII digits only), which holds
+    /// no other byte than digits, `,` and `.`. `None` when the matcher must be asked.
+    pub fn digit_run_in(&self, bytes: &[u8]) -> Option<bool> {
+        let runs = self.runs.as_ref().filter(|_| self.digits_only)?;
+        let mut at = 0;
+        while let Some(skip) = bytes.get(at..).and_then(|rest| self.next_start(rest)) {
+            if runs.iter().any(|run| run_at(bytes, at + skip, run)) {
+                return Some(true);
+            }
+            at += skip + 1;
+        }
+        Some(false)
+    }
+
     /// The offset in `rest` of the first byte that may start a match.
     fn next_start(&self, rest: &[u8]) -> Option<usize> {
         match self.few.as_deref() {
