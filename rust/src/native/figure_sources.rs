@@ -48,27 +48,51 @@ pub fn figure_evidence(
     )
 }
 
-/// Each tool result's text (`result_text`) by frame, written when first needed: a grade
-/// looks up the facts' figures and then the answer's in the same results.
+/// Each tool result's text (`result_text`) by frame, written when first needed and once for
+/// results written alike (an agent often reads one page again): a grade looks up the
+/// facts' figures and then the answer's in the same results.
 #[derive(Default)]
 pub struct ResultTexts<'v> {
-    texts: Vec<Option<Cow<'v, str>>>,
+    /// By frame: which of `written` its result's text is.
+    by_frame: Vec<Option<usize>>,
+    /// Each distinct text written, with the result it was written from.
+    written: Vec<(Option<&'v Value>, Cow<'v, str>)>,
 }
 
 impl<'v> ResultTexts<'v> {
-    /// The text of the result of frame `position`.
-    fn of(&mut self, position: usize, result: Option<&'v Value>) -> Result<&str, Fallback> {
-        if self.texts.len() <= position {
-            self.texts.resize_with(position + 1, || None);
+    /// Which distinct text the result of frame `position` has, and that text.
+    fn of(
+        &mut self,
+        position: usize,
+        result: Option<&'v Value>,
+    ) -> Result<(usize, &str), Fallback> {
+        if self.by_frame.len() <= position {
+            self.by_frame.resize_with(position + 1, || None);
         }
         let slot = self
-            .texts
+            .by_frame
             .get_mut(position)
             .ok_or(Fallback("a frame beyond the trace"))?;
-        if slot.is_none() {
-            *slot = Some(json::result_text(result)?);
-        }
-        Ok(slot.as_deref().unwrap_or_default())
+        let index = match *slot {
+            Some(index) => index,
+            None => {
+                let same = self
+                    .written
+                    .iter()
+                    .position(|(value, _)| json::writes_alike(*value, result));
+                let index = match same {
+                    Some(index) => index,
+                    None => {
+                        self.written.push((result, json::result_text(result)?));
+                        self.written.len() - 1
+                    }
+                };
+                *slot = Some(index);
+                index
+            }
+        };
+        let text = self.written.get(index).map(|(_, text)| text.as_ref());
+        Ok((index, text.unwrap_or_default()))
     }
 }
 
@@ -92,6 +116,7 @@ pub fn figure_evidence_in<'v>(
         args: HashMap::new(),
         index: FigureIndex::new(false),
         read: HashMap::new(),
+        windows: HashMap::new(),
     };
     for (position, frame) in trace.frames.iter().enumerate() {
         sources.add(frame, position, texts)?;
@@ -114,6 +139,8 @@ struct Sources<'a, 'v> {
     /// What each text read so far holds: an agent often reads one result again (a page
     /// fetched twice), and its windows are then the same texts.
     read: HashMap<String, Found>,
+    /// The windows of each distinct result text ([`ResultTexts`]) found so far.
+    windows: HashMap<usize, Vec<(usize, usize)>>,
 }
 
 impl<'v> Sources<'_, 'v> {
@@ -124,8 +151,8 @@ impl<'v> Sources<'_, 'v> {
         position: usize,
         texts: &mut ResultTexts<'v>,
     ) -> Result<(), Fallback> {
-        let (text, result, echo_of): (&str, _, _) = match *frame {
-            Frame::User { content } if self.humans => (content, None, None),
+        let (text, written, result, echo_of): (&str, _, _, _) = match *frame {
+            Frame::User { content } if self.humans => (content, None, None, None),
             Frame::ToolCall { id, args, .. } => {
                 self.args.insert(id, args);
                 return Ok(());
@@ -138,16 +165,24 @@ impl<'v> Sources<'_, 'v> {
                     }
                 }
                 let echo_of = (!ok).then(|| self.args.get(id).copied().flatten());
-                (texts.of(position, result)?, Some(result), echo_of)
+                let (index, text) = texts.of(position, result)?;
+                (text, Some(index), Some(result), echo_of)
             }
             _ => return Ok(()),
         };
         let windows = match self.anchors {
             None => None,
             Some(anchors) => {
-                let spans = anchors
-                    .windows(text)
-                    .map_err(|_| Fallback("an anchor match nested too deep"))?;
+                let known = written.and_then(|index| self.windows.get(&index));
+                let spans = match known {
+                    Some(spans) => spans.clone(),
+                    None => anchors
+                        .windows(text)
+                        .map_err(|_| Fallback("an anchor match nested too deep"))?,
+                };
+                if let Some(index) = written {
+                    self.windows.entry(index).or_insert_with(|| spans.clone());
+                }
                 if spans.is_empty() {
                     return Ok(()); // a structured value writes its digits too: nothing to find
                 }
@@ -334,6 +369,8 @@ mod tests {
         let ex = extractor();
         let first = value(r#"{"note": "the fee is 1,500 dollars", "price": 466.75}"#);
         let second = value(r#"["no figure", {"total": 1500}]"#);
+        let again = value(r#"{"note": "the fee is 1,500 dollars", "price": 466.75}"#);
+        let reordered = value(r#"{"price": 466.75, "note": "the fee is 1,500 dollars"}"#);
         let trace = Trace {
             id: "t",
             task: "task",
@@ -352,6 +389,16 @@ mod tests {
                     ok: true,
                     result: Some(&second),
                 },
+                Frame::ToolResult {
+                    id: "c",
+                    ok: true,
+                    result: Some(&again),
+                },
+                Frame::ToolResult {
+                    id: "d",
+                    ok: false,
+                    result: Some(&reordered),
+                },
             ],
         };
         let mut texts = ResultTexts::default();
@@ -367,11 +414,9 @@ mod tests {
             assert_eq!(shared, alone, "{answer}");
             assert!(alone.iter().all(Option::is_some), "{answer}: {alone:?}");
         }
-        assert_eq!(
-            texts.texts.iter().flatten().count(),
-            2,
-            "both results written"
-        );
+        // The page read again is not written again; the same members in another order are.
+        assert_eq!(texts.written.len(), 3, "each distinct result written once");
+        assert_eq!(texts.by_frame.iter().flatten().count(), 4);
     }
 
     #[test]

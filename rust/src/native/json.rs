@@ -194,6 +194,40 @@ pub fn result_text(value: Option<&Value>) -> Result<Cow<'_, str>, Fallback> {
     Ok(Cow::Owned(out))
 }
 
+/// Whether two results surely have the same `result_text` (an agent often reads one page
+/// twice): the same tree, keys in the same order, numbers the writer writes alike.
+pub fn writes_alike(one: Option<&Value>, other: Option<&Value>) -> bool {
+    match (one, other) {
+        (Some(one), Some(other)) => alike(one, other),
+        (one, other) => one.is_none() && other.is_none(),
+    }
+}
+
+fn alike(one: &Value, other: &Value) -> bool {
+    match (one.as_ref(), other.as_ref()) {
+        (ValueRef::Null, ValueRef::Null) => true,
+        (ValueRef::Bool(one), ValueRef::Bool(other)) => one == other,
+        // As `write_value` chooses: an i64, else a u64, else a float.
+        (ValueRef::Number(one), ValueRef::Number(other)) => {
+            one.as_i64() == other.as_i64()
+                && one.as_u64() == other.as_u64()
+                && one.as_f64().map(f64::to_bits) == other.as_f64().map(f64::to_bits)
+        }
+        (ValueRef::String(one), ValueRef::String(other)) => one == other,
+        (ValueRef::Array(one), ValueRef::Array(other)) => {
+            one.len() == other.len() && one.iter().zip(other.iter()).all(|(a, b)| alike(a, b))
+        }
+        (ValueRef::Object(one), ValueRef::Object(other)) => {
+            one.len() == other.len()
+                && one
+                    .iter()
+                    .zip(other.iter())
+                    .all(|((key, a), (other_key, b))| key == other_key && alike(a, b))
+        }
+        _ => false,
+    }
+}
+
 fn write_value(value: &Value, out: &mut String) -> Result<(), Fallback> {
     match value.as_ref() {
         ValueRef::Null => out.push_str("null"),

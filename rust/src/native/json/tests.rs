@@ -258,3 +258,53 @@ fn every_character_is_escaped_at_every_place_of_every_length() {
         }
     }
 }
+
+#[test]
+fn values_written_alike_are_written_the_same() {
+    let texts = [
+        "null",
+        "true",
+        "false",
+        "1",
+        "1.0",
+        "-1",
+        "18446744073709551615",
+        "1e16",
+        "\"1\"",
+        "[1,2]",
+        "[2,1]",
+        "[1]",
+        "{\"a\":1,\"b\":2}",
+        "{\"b\":2,\"a\":1}",
+        "{\"a\":1}",
+        "{\"a\":[1,{\"c\":\"x\"}]}",
+        "{\"a\":[1,{\"c\":\"y\"}]}",
+        "[]",
+        "{}",
+        "\"\"",
+    ]; // fmt: skip
+    let mut alike = 0;
+    for one in texts {
+        for other in texts {
+            let (a, b) = (
+                parse(one.as_bytes()).unwrap(),
+                parse(other.as_bytes()).unwrap(),
+            );
+            if super::writes_alike(Some(&a), Some(&b)) {
+                assert_eq!(
+                    result_text(Some(&a)).unwrap(),
+                    result_text(Some(&b)).unwrap()
+                );
+                alike += 1;
+            }
+            assert_eq!(
+                super::writes_alike(Some(&a), Some(&b)),
+                one == other,
+                "{one} {other}"
+            );
+        }
+    }
+    assert_eq!(alike, texts.len());
+    assert!(super::writes_alike(None, None));
+    assert!(!super::writes_alike(None, Some(&parse(b"null").unwrap())));
+}
