@@ -6,8 +6,10 @@
 //! for what its call's arguments did not say. Only the text around an anchor of the looked-up
 //! figures is read (anchors.rs), unless a figure has none (a hedged one): then every source
 //! is read whole. A tool result's structured values source money (structured.rs). A result
-//! whose text cannot hold an anchor is not written at all (written.rs), and a text read
-//! again (a page fetched twice) is looked up, not extracted again.
+//! whose text cannot hold an anchor is not written at all (written.rs); a result written
+//! alike to an earlier one (a page fetched twice) shares its text and windows, written and
+//! scanned once per trace ([`ResultTexts`]), and a window read again is looked up, not
+//! extracted again.
 
 mod anchors;
 pub mod structured;
