@@ -50,51 +50,72 @@ pub fn figure_evidence(
     )
 }
 
-/// Each tool result's text (`result_text`) by frame, written when first needed and once for
-/// results written alike (an agent often reads one page again): a grade looks up the
-/// facts' figures and then the answer's in the same results.
+/// Each tool result's text (`result_text`) and `amount_values` by frame, worked out when
+/// first needed and once for results written alike (an agent often reads one page again):
+/// a grade looks up the facts' figures and then the answer's in the same results.
 #[derive(Default)]
 pub struct ResultTexts<'v> {
-    /// By frame: which of `written` its result's text is.
+    /// By frame: which of `distinct` its result is.
     by_frame: Vec<Option<usize>>,
-    /// Each distinct text written, with the result it was written from.
-    written: Vec<(Option<&'v Value>, Cow<'v, str>)>,
+    distinct: Vec<Distinct<'v>>,
+}
+
+/// A result unlike every earlier one, with what has been worked out of it.
+struct Distinct<'v> {
+    value: Option<&'v Value>,
+    text: Option<Cow<'v, str>>,
+    amounts: Option<Vec<String>>,
 }
 
 impl<'v> ResultTexts<'v> {
-    /// Which distinct text the result of frame `position` has, and that text.
-    fn of(
-        &mut self,
-        position: usize,
-        result: Option<&'v Value>,
-    ) -> Result<(usize, &str), Fallback> {
+    /// Which distinct result the result of frame `position` is (nothing is written).
+    fn index(&mut self, position: usize, result: Option<&'v Value>) -> usize {
+        if let Some(&Some(index)) = self.by_frame.get(position) {
+            return index;
+        }
+        let same = self
+            .distinct
+            .iter()
+            .position(|earlier| json::writes_alike(earlier.value, result));
+        let index = same.unwrap_or_else(|| {
+            self.distinct.push(Distinct {
+                value: result,
+                text: None,
+                amounts: None,
+            });
+            self.distinct.len() - 1
+        });
         if self.by_frame.len() <= position {
             self.by_frame.resize_with(position + 1, || None);
         }
-        let slot = self
-            .by_frame
-            .get_mut(position)
-            .ok_or(Fallback("a frame beyond the trace"))?;
-        let index = match *slot {
-            Some(index) => index,
-            None => {
-                let same = self
-                    .written
-                    .iter()
-                    .position(|(value, _)| json::writes_alike(*value, result));
-                let index = match same {
-                    Some(index) => index,
-                    None => {
-                        self.written.push((result, json::result_text(result)?));
-                        self.written.len() - 1
-                    }
-                };
-                *slot = Some(index);
-                index
-            }
-        };
-        let text = self.written.get(index).map(|(_, text)| text.as_ref());
-        Ok((index, text.unwrap_or_default()))
+        if let Some(slot) = self.by_frame.get_mut(position) {
+            *slot = Some(index);
+        }
+        index
+    }
+
+    fn distinct(&mut self, index: usize) -> Result<&mut Distinct<'v>, Fallback> {
+        self.distinct
+            .get_mut(index)
+            .ok_or(Fallback("a result never indexed"))
+    }
+
+    /// The text of distinct result `index`, written the first time.
+    fn text(&mut self, index: usize) -> Result<&str, Fallback> {
+        let distinct = self.distinct(index)?;
+        if distinct.text.is_none() {
+            distinct.text = Some(json::result_text(distinct.value)?);
+        }
+        Ok(distinct.text.as_deref().unwrap_or_default())
+    }
+
+    /// The `amount_values` of distinct result `index`, read the first time.
+    fn amounts(&mut self, index: usize) -> Result<&[String], Fallback> {
+        let distinct = self.distinct(index)?;
+        if distinct.amounts.is_none() {
+            distinct.amounts = Some(amount_values(distinct.value)?);
+        }
+        Ok(distinct.amounts.as_deref().unwrap_or_default())
     }
 }
 
@@ -153,63 +174,75 @@ impl<'v> Sources<'_, 'v> {
         position: usize,
         texts: &mut ResultTexts<'v>,
     ) -> Result<(), Fallback> {
-        let (text, written, result, echo_of): (&str, _, _, _) = match *frame {
-            Frame::User { content } if self.humans => (content, None, None, None),
+        match *frame {
+            Frame::User { content } if self.humans => {
+                let spans = self.anchors.map(|anchors| spans(anchors, content));
+                let spans = spans.transpose()?;
+                if spans.as_ref().is_some_and(Vec::is_empty) {
+                    return Ok(());
+                }
+                let keys = echoed(self.extractor, None).map_err(declined)?;
+                self.read_spans(content, spans, &format!("f{position}"), &keys)
+            }
             Frame::ToolCall { id, args, .. } => {
                 self.args.insert(id, args);
-                return Ok(());
+                Ok(())
             }
             Frame::ToolResult { id, ok, result } => {
-                let unwritten = result.filter(|value| value.as_str().is_none());
-                if let (Some(anchors), Some(value)) = (self.anchors, unwritten) {
-                    if !written::may_hold_anchor(anchors, value) {
-                        return Ok(()); // no window, as below: nothing to find
-                    }
-                }
-                let echo_of = (!ok).then(|| self.args.get(id).copied().flatten());
-                let (index, text) = texts.of(position, result)?;
-                (text, Some(index), Some(result), echo_of)
-            }
-            _ => return Ok(()),
-        };
-        let windows = match self.anchors {
-            None => None,
-            Some(anchors) => {
-                let known = written.and_then(|index| self.windows.get(&index));
-                let spans = match known {
-                    Some(spans) => spans.clone(),
-                    None => anchors
-                        .windows(text)
-                        .map_err(|_| Fallback("an anchor match nested too deep"))?,
+                let index = texts.index(position, result);
+                let spans = match self.anchors {
+                    None => None,
+                    Some(anchors) => Some(match self.windows.get(&index) {
+                        Some(known) => known.clone(),
+                        None => {
+                            let unwritten = result.filter(|value| value.as_str().is_none());
+                            let found = if unwritten
+                                .is_some_and(|value| !written::may_hold_anchor(anchors, value))
+                            {
+                                Vec::new() // no window, as below: the text is not written
+                            } else {
+                                spans(anchors, texts.text(index)?)?
+                            };
+                            self.windows.insert(index, found.clone());
+                            found
+                        }
+                    }),
                 };
-                if let Some(index) = written {
-                    self.windows.entry(index).or_insert_with(|| spans.clone());
-                }
-                if spans.is_empty() {
+                if spans.as_ref().is_some_and(Vec::is_empty) {
                     return Ok(()); // a structured value writes its digits too: nothing to find
                 }
-                Some(spans)
-            }
-        };
-        let evidence = format!("f{position}");
-        // The arguments' keys, worked out only when some text is indexed (as the reference).
-        let keys = match echo_of {
-            Some(args) => echoed(self.extractor, Some(&json::result_text(args)?)),
-            None => echoed(self.extractor, None),
-        }
-        .map_err(declined)?;
-        match windows {
-            None => self.read(text, &evidence, &keys),
-            Some(spans) => spans.into_iter().try_for_each(|(start, end)| {
-                self.read(text.get(start..end).unwrap_or(""), &evidence, &keys)
-            }),
-        }?;
-        if let Some(result) = result {
-            self.index
-                .add_values(amount_values(result)?, &evidence, &keys)
+                // The arguments' keys, worked out only when some text is indexed (as the
+                // reference).
+                let keys = match (!ok).then(|| self.args.get(id).copied().flatten()) {
+                    Some(args) => echoed(self.extractor, Some(&json::result_text(args)?)),
+                    None => echoed(self.extractor, None),
+                }
                 .map_err(declined)?;
+                let evidence = format!("f{position}");
+                self.read_spans(texts.text(index)?, spans, &evidence, &keys)?;
+                let amounts = texts.amounts(index)?.iter().cloned();
+                self.index
+                    .add_values(amounts, &evidence, &keys)
+                    .map_err(declined)
+            }
+            _ => Ok(()),
         }
-        Ok(())
+    }
+
+    /// Read `text` whole, or the windows `spans` of it.
+    fn read_spans(
+        &mut self,
+        text: &str,
+        spans: Option<Vec<(usize, usize)>>,
+        evidence: &str,
+        keys: &HashSet<String>,
+    ) -> Result<(), Fallback> {
+        match spans {
+            None => self.read(text, evidence, keys),
+            Some(spans) => spans.into_iter().try_for_each(|(start, end)| {
+                self.read(text.get(start..end).unwrap_or(""), evidence, keys)
+            }),
+        }
     }
 
     /// `FigureIndex.add(text)`, each distinct text's figures worked out once.
@@ -224,6 +257,13 @@ impl<'v> Sources<'_, 'v> {
         self.read.insert(text.to_owned(), found);
         Ok(())
     }
+}
+
+/// The windows of `text` around the anchors.
+fn spans(anchors: &Anchors, text: &str) -> Result<Vec<(usize, usize)>, Fallback> {
+    anchors
+        .windows(text)
+        .map_err(|_| Fallback("an anchor match nested too deep"))
 }
 
 #[cfg(test)]
@@ -417,7 +457,13 @@ mod tests {
             assert!(alone.iter().all(Option::is_some), "{answer}: {alone:?}");
         }
         // The page read again is not written again; the same members in another order are.
-        assert_eq!(texts.written.len(), 3, "each distinct result written once");
+        assert_eq!(texts.distinct.len(), 3, "each distinct result written once");
+        assert!(
+            texts
+                .distinct
+                .iter()
+                .all(|distinct| distinct.text.is_some())
+        );
         assert_eq!(texts.by_frame.iter().flatten().count(), 4);
     }
 
