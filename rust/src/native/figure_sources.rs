@@ -13,15 +13,16 @@
 
 mod anchors;
 pub mod structured;
+mod texts;
 mod written;
 
-use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 use sonic_rs::JsonValueTrait;
 
 pub use anchors::{Anchors, anchor_pattern};
 pub use structured::{amount_values, key_names_money};
+pub use texts::ResultTexts;
 
 use super::{Fallback, Frame, Trace, Value, json};
 use crate::figures::extract::{self, Extractor, Figure};
@@ -48,75 +49,6 @@ pub fn figure_evidence(
         extractor,
         &mut ResultTexts::default(),
     )
-}
-
-/// Each tool result's text (`result_text`) and `amount_values` by frame, worked out when
-/// first needed and once for results written alike (an agent often reads one page again):
-/// a grade looks up the facts' figures and then the answer's in the same results.
-#[derive(Default)]
-pub struct ResultTexts<'v> {
-    /// By frame: which of `distinct` its result is.
-    by_frame: Vec<Option<usize>>,
-    distinct: Vec<Distinct<'v>>,
-}
-
-/// A result unlike every earlier one, with what has been worked out of it.
-struct Distinct<'v> {
-    value: Option<&'v Value>,
-    text: Option<Cow<'v, str>>,
-    amounts: Option<Vec<String>>,
-}
-
-impl<'v> ResultTexts<'v> {
-    /// Which distinct result the result of frame `position` is (nothing is written).
-    fn index(&mut self, position: usize, result: Option<&'v Value>) -> usize {
-        if let Some(&Some(index)) = self.by_frame.get(position) {
-            return index;
-        }
-        let same = self
-            .distinct
-            .iter()
-            .position(|earlier| json::writes_alike(earlier.value, result));
-        let index = same.unwrap_or_else(|| {
-            self.distinct.push(Distinct {
-                value: result,
-                text: None,
-                amounts: None,
-            });
-            self.distinct.len() - 1
-        });
-        if self.by_frame.len() <= position {
-            self.by_frame.resize_with(position + 1, || None);
-        }
-        if let Some(slot) = self.by_frame.get_mut(position) {
-            *slot = Some(index);
-        }
-        index
-    }
-
-    fn distinct(&mut self, index: usize) -> Result<&mut Distinct<'v>, Fallback> {
-        self.distinct
-            .get_mut(index)
-            .ok_or(Fallback("a result never indexed"))
-    }
-
-    /// The text of distinct result `index`, written the first time.
-    fn text(&mut self, index: usize) -> Result<&str, Fallback> {
-        let distinct = self.distinct(index)?;
-        if distinct.text.is_none() {
-            distinct.text = Some(json::result_text(distinct.value)?);
-        }
-        Ok(distinct.text.as_deref().unwrap_or_default())
-    }
-
-    /// The `amount_values` of distinct result `index`, read the first time.
-    fn amounts(&mut self, index: usize) -> Result<&[String], Fallback> {
-        let distinct = self.distinct(index)?;
-        if distinct.amounts.is_none() {
-            distinct.amounts = Some(amount_values(distinct.value)?);
-        }
-        Ok(distinct.amounts.as_deref().unwrap_or_default())
-    }
 }
 
 /// [`figure_evidence`] with the result texts of earlier lookups in the same trace.
