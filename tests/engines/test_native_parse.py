@@ -348,6 +348,25 @@ def test_long_strings_are_escaped_as_orjson_escapes_them():
     assert got[3][0][3] == orjson.dumps({"texts": texts}).decode()
 
 
+def test_every_ascii_character_is_escaped_as_orjson_escapes_it():
+    # Short strings are checked eight bytes at a time, long ones by memchr or in chunks:
+    # each ASCII character (and some longer ones) at each place of strings of either kind,
+    # as a value and as a key, with a control other than LF elsewhere or not.
+    specials = [chr(code) for code in range(128)] + ["\x80", "é", "\u2028", "日", "😀"]
+    texts = []
+    for size in [*range(72), 127, 128, 200]:
+        for at, special in enumerate(specials):
+            for filler in ("a", "\n", "\x01"):
+                chars = [filler if i % 7 == 3 else "x" for i in range(size)]
+                chars.insert(at % (size + 1), special)
+                texts.append("".join(chars))
+    written = {"texts": texts, "keys": dict.fromkeys(texts, 0)}
+    result = {"type": "tool_result", "id": "c", "ok": True, "result": written}
+    got = _same(orjson.dumps(_native([result])))
+    assert got is not None
+    assert got[3][0][3] == orjson.dumps(written).decode()
+
+
 def test_numbers_of_many_digits_are_read_as_orjson_reads_them():
     # Up to 70 significant digits and exponents past both ends of the doubles: the float
     # each reads as, written back, must be orjson's (a negative zero falls back instead).

@@ -6,20 +6,23 @@
 //! for what its call's arguments did not say. Only the text around an anchor of the looked-up
 //! figures is read (anchors.rs), unless a figure has none (a hedged one): then every source
 //! is read whole. A tool result's structured values source money (structured.rs). A result
-//! whose text cannot hold an anchor is not written at all (written.rs), and a text read
-//! again (a page fetched twice) is looked up, not extracted again.
+//! whose text cannot hold an anchor is not written at all (written.rs); a result written
+//! alike to an earlier one (a page fetched twice) shares its text and windows, written and
+//! scanned once per trace ([`ResultTexts`]), and a window read again is looked up, not
+//! extracted again.
 
 mod anchors;
 pub mod structured;
+mod texts;
 mod written;
 
-use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 use sonic_rs::JsonValueTrait;
 
 pub use anchors::{Anchors, anchor_pattern};
 pub use structured::{amount_values, key_names_money};
+pub use texts::ResultTexts;
 
 use super::{Fallback, Frame, Trace, Value, json};
 use crate::figures::extract::{self, Extractor, Figure};
@@ -39,6 +42,23 @@ pub fn figure_evidence(
     humans: bool,
     extractor: &Extractor,
 ) -> Result<Vec<Option<String>>, Fallback> {
+    figure_evidence_in(
+        trace,
+        figures,
+        humans,
+        extractor,
+        &mut ResultTexts::default(),
+    )
+}
+
+/// [`figure_evidence`] with the result texts of earlier lookups in the same trace.
+pub fn figure_evidence_in<'v>(
+    trace: &Trace<'v>,
+    figures: &[Figure],
+    humans: bool,
+    extractor: &Extractor,
+    texts: &mut ResultTexts<'v>,
+) -> Result<Vec<Option<String>>, Fallback> {
     if figures.is_empty() {
         return Ok(Vec::new()); // nothing to look up: no source need be read
     }
@@ -51,9 +71,10 @@ pub fn figure_evidence(
         args: HashMap::new(),
         index: FigureIndex::new(false),
         read: HashMap::new(),
+        windows: HashMap::new(),
     };
     for (position, frame) in trace.frames.iter().enumerate() {
-        sources.add(frame, &format!("f{position}"))?;
+        sources.add(frame, position, texts)?;
     }
     Ok(figures
         .iter()
@@ -73,59 +94,87 @@ struct Sources<'a, 'v> {
     /// What each text read so far holds: an agent often reads one result again (a page
     /// fetched twice), and its windows are then the same texts.
     read: HashMap<String, Found>,
+    /// The windows of each distinct result text ([`ResultTexts`]) found so far.
+    windows: HashMap<usize, Vec<(usize, usize)>>,
 }
 
 impl<'v> Sources<'_, 'v> {
-    /// `FigureSources.add`.
-    fn add(&mut self, frame: &Frame<'v>, evidence: &str) -> Result<(), Fallback> {
-        let (text, result, echo_of): (Cow<'v, str>, _, _) = match *frame {
-            Frame::User { content } if self.humans => (Cow::Borrowed(content), None, None),
+    /// `FigureSources.add` of the frame at `position` (its evidence is `f{position}`).
+    fn add(
+        &mut self,
+        frame: &Frame<'v>,
+        position: usize,
+        texts: &mut ResultTexts<'v>,
+    ) -> Result<(), Fallback> {
+        match *frame {
+            Frame::User { content } if self.humans => {
+                let spans = self.anchors.map(|anchors| spans(anchors, content));
+                let spans = spans.transpose()?;
+                if spans.as_ref().is_some_and(Vec::is_empty) {
+                    return Ok(());
+                }
+                let keys = echoed(self.extractor, None).map_err(declined)?;
+                self.read_spans(content, spans, &format!("f{position}"), &keys)
+            }
             Frame::ToolCall { id, args, .. } => {
                 self.args.insert(id, args);
-                return Ok(());
+                Ok(())
             }
             Frame::ToolResult { id, ok, result } => {
-                let unwritten = result.filter(|value| value.as_str().is_none());
-                if let (Some(anchors), Some(value)) = (self.anchors, unwritten) {
-                    if !written::may_hold_anchor(anchors, value) {
-                        return Ok(()); // no window, as below: nothing to find
-                    }
-                }
-                let echo_of = (!ok).then(|| self.args.get(id).copied().flatten());
-                (json::result_text(result)?, Some(result), echo_of)
-            }
-            _ => return Ok(()),
-        };
-        let windows = match self.anchors {
-            None => None,
-            Some(anchors) => {
-                let spans = anchors
-                    .windows(&text)
-                    .map_err(|_| Fallback("an anchor match nested too deep"))?;
-                if spans.is_empty() {
+                let index = texts.index(position, result);
+                let spans = match self.anchors {
+                    None => None,
+                    Some(anchors) => Some(match self.windows.get(&index) {
+                        Some(known) => known.clone(),
+                        None => {
+                            let unwritten = result.filter(|value| value.as_str().is_none());
+                            let found = if unwritten
+                                .is_some_and(|value| !written::may_hold_anchor(anchors, value))
+                            {
+                                Vec::new() // no window, as below: the text is not written
+                            } else {
+                                spans(anchors, texts.text(index)?)?
+                            };
+                            self.windows.insert(index, found.clone());
+                            found
+                        }
+                    }),
+                };
+                if spans.as_ref().is_some_and(Vec::is_empty) {
                     return Ok(()); // a structured value writes its digits too: nothing to find
                 }
-                Some(spans)
-            }
-        };
-        // The arguments' keys, worked out only when some text is indexed (as the reference).
-        let keys = match echo_of {
-            Some(args) => echoed(self.extractor, Some(&json::result_text(args)?)),
-            None => echoed(self.extractor, None),
-        }
-        .map_err(declined)?;
-        match windows {
-            None => self.read(&text, evidence, &keys),
-            Some(spans) => spans.into_iter().try_for_each(|(start, end)| {
-                self.read(text.get(start..end).unwrap_or(""), evidence, &keys)
-            }),
-        }?;
-        if let Some(result) = result {
-            self.index
-                .add_values(amount_values(result)?, evidence, &keys)
+                // The arguments' keys, worked out only when some text is indexed (as the
+                // reference).
+                let keys = match (!ok).then(|| self.args.get(id).copied().flatten()) {
+                    Some(args) => echoed(self.extractor, Some(&json::result_text(args)?)),
+                    None => echoed(self.extractor, None),
+                }
                 .map_err(declined)?;
+                let evidence = format!("f{position}");
+                self.read_spans(texts.text(index)?, spans, &evidence, &keys)?;
+                let amounts = texts.amounts(index)?.iter().cloned();
+                self.index
+                    .add_values(amounts, &evidence, &keys)
+                    .map_err(declined)
+            }
+            _ => Ok(()),
         }
-        Ok(())
+    }
+
+    /// Read `text` whole, or the windows `spans` of it.
+    fn read_spans(
+        &mut self,
+        text: &str,
+        spans: Option<Vec<(usize, usize)>>,
+        evidence: &str,
+        keys: &HashSet<String>,
+    ) -> Result<(), Fallback> {
+        match spans {
+            None => self.read(text, evidence, keys),
+            Some(spans) => spans.into_iter().try_for_each(|(start, end)| {
+                self.read(text.get(start..end).unwrap_or(""), evidence, keys)
+            }),
+        }
     }
 
     /// `FigureIndex.add(text)`, each distinct text's figures worked out once.
@@ -142,11 +191,19 @@ impl<'v> Sources<'_, 'v> {
     }
 }
 
+/// The windows of `text` around the anchors.
+fn spans(anchors: &Anchors, text: &str) -> Result<Vec<(usize, usize)>, Fallback> {
+    anchors
+        .windows(text)
+        .map_err(|_| Fallback("an anchor match nested too deep"))
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)] // tests may unwrap (Cargo.toml)
 mod tests {
     use super::key_names_money;
-    use super::{Frame, Trace, Value, amount_values, anchor_pattern, figure_evidence};
+    use super::{Frame, ResultTexts, Trace, Value, amount_values, anchor_pattern};
+    use super::{figure_evidence, figure_evidence_in};
     use crate::figures::testing::extractor;
 
     fn value(text: &str) -> Value {
@@ -279,6 +336,67 @@ mod tests {
             evidence(frames, answer, true),
             [None, Some("f2".to_owned()), Some("f0".to_owned())]
         );
+    }
+
+    #[test]
+    fn texts_written_once_serve_every_lookup() {
+        let ex = extractor();
+        let first = value(r#"{"note": "the fee is 1,500 dollars", "price": 466.75}"#);
+        let second = value(r#"["no figure", {"total": 1500}]"#);
+        let again = value(r#"{"note": "the fee is 1,500 dollars", "price": 466.75}"#);
+        let reordered = value(r#"{"price": 466.75, "note": "the fee is 1,500 dollars"}"#);
+        let trace = Trace {
+            id: "t",
+            task: "task",
+            outcome: None,
+            frames: vec![
+                Frame::User {
+                    content: "The fee is $1,500?",
+                },
+                Frame::ToolResult {
+                    id: "a",
+                    ok: true,
+                    result: Some(&first),
+                },
+                Frame::ToolResult {
+                    id: "b",
+                    ok: true,
+                    result: Some(&second),
+                },
+                Frame::ToolResult {
+                    id: "c",
+                    ok: true,
+                    result: Some(&again),
+                },
+                Frame::ToolResult {
+                    id: "d",
+                    ok: false,
+                    result: Some(&reordered),
+                },
+            ],
+        };
+        let mut texts = ResultTexts::default();
+        // In turn with one store of texts, as a grade looks up its facts then its answer.
+        for (answer, humans) in [
+            ("$466.75", false),
+            ("$1,500 and $466.75", true),
+            ("$1,500", false),
+        ] {
+            let figures = ex.figures(answer).unwrap();
+            let alone = figure_evidence(&trace, &figures, humans, &ex).unwrap();
+            let shared = figure_evidence_in(&trace, &figures, humans, &ex, &mut texts).unwrap();
+            assert_eq!(shared, alone, "{answer}");
+            assert!(alone.iter().all(Option::is_some), "{answer}: {alone:?}");
+        }
+        // The page read again is not written again; the same members in another order are.
+        assert_eq!(texts.distinct.len(), 3, "each distinct result written once");
+        assert!(
+            texts
+                .distinct
+                .iter()
+                .all(|distinct| distinct.text.is_some())
+        );
+        assert_eq!(texts.by_frame.iter().flatten().count(), 4);
     }
 
     #[test]

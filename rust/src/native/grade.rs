@@ -7,7 +7,7 @@
 use std::collections::HashSet;
 
 use super::answer_support::{ExtractedClaim, grade_extracted};
-use super::figure_sources::figure_evidence;
+use super::figure_sources::{ResultTexts, figure_evidence_in};
 use super::observe::{Field, Observations, Sighting, observe};
 use super::run::{any_tool_failed, collapse, final_answer, is_blank, reply_status, tool_path};
 use super::{Fallback, Trace};
@@ -204,10 +204,12 @@ pub fn grade<'v>(
     let answer = final_answer(trace);
     let claims = fact_claims(answer, question, extractor)?;
     let fact_figures: Vec<Figure> = claims.iter().filter_map(|c| c.figure.clone()).collect();
+    // Both lookups read the same tool results: each is written once.
+    let mut texts = ResultTexts::default();
     let mut fact_seen = if fact_figures.is_empty() {
         Vec::new()
     } else {
-        figure_evidence(trace, &fact_figures, false, extractor)?
+        figure_evidence_in(trace, &fact_figures, false, extractor, &mut texts)?
     }
     .into_iter();
     let mut graded = Vec::with_capacity(claims.len());
@@ -236,7 +238,7 @@ pub fn grade<'v>(
     let seen = if found.is_empty() {
         Vec::new()
     } else {
-        figure_evidence(trace, &found, true, extractor)?
+        figure_evidence_in(trace, &found, true, extractor, &mut texts)?
     };
     let extracted = if auto {
         let figures = (found.as_slice(), seen.as_slice());

@@ -194,6 +194,40 @@ pub fn result_text(value: Option<&Value>) -> Result<Cow<'_, str>, Fallback> {
     Ok(Cow::Owned(out))
 }
 
+/// Whether two results surely have the same `result_text` (an agent often reads one page
+/// twice): the same tree, keys in the same order, numbers the writer writes alike.
+pub fn writes_alike(one: Option<&Value>, other: Option<&Value>) -> bool {
+    match (one, other) {
+        (Some(one), Some(other)) => alike(one, other),
+        (one, other) => one.is_none() && other.is_none(),
+    }
+}
+
+fn alike(one: &Value, other: &Value) -> bool {
+    match (one.as_ref(), other.as_ref()) {
+        (ValueRef::Null, ValueRef::Null) => true,
+        (ValueRef::Bool(one), ValueRef::Bool(other)) => one == other,
+        // As `write_value` chooses: an i64, else a u64, else a float.
+        (ValueRef::Number(one), ValueRef::Number(other)) => {
+            one.as_i64() == other.as_i64()
+                && one.as_u64() == other.as_u64()
+                && one.as_f64().map(f64::to_bits) == other.as_f64().map(f64::to_bits)
+        }
+        (ValueRef::String(one), ValueRef::String(other)) => one == other,
+        (ValueRef::Array(one), ValueRef::Array(other)) => {
+            one.len() == other.len() && one.iter().zip(other.iter()).all(|(a, b)| alike(a, b))
+        }
+        (ValueRef::Object(one), ValueRef::Object(other)) => {
+            one.len() == other.len()
+                && one
+                    .iter()
+                    .zip(other.iter())
+                    .all(|((key, a), (other_key, b))| key == other_key && alike(a, b))
+        }
+        _ => false,
+    }
+}
+
 fn write_value(value: &Value, out: &mut String) -> Result<(), Fallback> {
     match value.as_ref() {
         ValueRef::Null => out.push_str("null"),
@@ -251,30 +285,72 @@ fn write_string(text: &str, out: &mut String) {
         push_escape(bytes.get(at).copied().unwrap_or_default(), out);
         start = at + 1;
     };
-    // Tool results rarely hold a control other than LF: then every byte to escape is `"`,
-    // `\` or LF, which memchr finds (five times as fast as a walk in chunks). The check is
-    // one pass without a branch per byte.
-    let other_controls = bytes
+    if bytes.len() < LONG {
+        // Most strings of a result are short (keys, titles, URLs): memchr's set-up would cost
+        // more than the whole string, so eight bytes are tested at once, in a register.
+        let mut words = bytes.chunks_exact(WORD);
+        for (number, word) in words.by_ref().enumerate() {
+            if has_special(word) {
+                escape_in(word, number * WORD, &mut escape);
+            }
+        }
+        let tail = words.remainder();
+        escape_in(tail, bytes.len() - tail.len(), &mut escape);
+    } else if bytes
         .iter()
-        .fold(false, |any, &byte| any | ((byte < 0x20) & (byte != b'\n')));
-    if other_controls {
+        .fold(false, |any, &byte| any | ((byte < 0x20) & (byte != b'\n')))
+    {
+        // Tool results rarely hold a control other than LF; this one does: chunks.
         for (number, chunk) in bytes.chunks(CHUNK).enumerate() {
             if chunk
                 .iter()
                 .fold(false, |any, &byte| any | is_special(byte))
             {
-                let specials = chunk
-                    .iter()
-                    .enumerate()
-                    .filter(|&(_, &byte)| is_special(byte));
-                specials.for_each(|(offset, _)| escape(number * CHUNK + offset));
+                escape_in(chunk, number * CHUNK, &mut escape);
             }
         }
     } else {
+        // Every byte to escape is `"`, `\` or LF, which memchr finds (five times as fast as
+        // a walk in chunks); the check above is one pass without a branch per byte.
         memchr3_iter(b'"', b'\\', b'\n', bytes).for_each(&mut escape);
     }
     out.push_str(text.get(start..).unwrap_or_default());
     out.push('"');
+}
+
+/// Strings this long or longer are searched by memchr; shorter ones a word at a time.
+const LONG: usize = 64;
+
+/// The bytes `write_string` tests at once in a register.
+const WORD: usize = 8;
+
+/// Escape each byte of `bytes` (found at `offset` in the string) that `is_special` marks.
+fn escape_in(bytes: &[u8], offset: usize, escape: &mut impl FnMut(usize)) {
+    for (at, &byte) in bytes.iter().enumerate() {
+        if is_special(byte) {
+            escape(offset + at);
+        }
+    }
+}
+
+/// Whether some byte of `word` (eight bytes) is special, without a branch per byte: the
+/// high bit of a lane is set by the subtraction only where the lane was below the bound
+/// (the classic "has a byte less than n"; a lane above a true one may be set by its borrow,
+/// which only the answer "some", never "none", depends on).
+fn has_special(word: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut lanes = [0u8; WORD];
+    lanes
+        .iter_mut()
+        .zip(word)
+        .for_each(|(lane, &byte)| *lane = byte);
+    let word = u64::from_le_bytes(lanes);
+    let below = |value: u64, bound: u64| value.wrapping_sub(ONES * bound) & !value & HIGH;
+    let controls = below(word, 0x20);
+    let quotes = below(word ^ (ONES * u64::from(b'"')), 1);
+    let backslashes = below(word ^ (ONES * u64::from(b'\\')), 1);
+    (controls | quotes | backslashes) != 0
 }
 
 /// The bytes of a chunk `write_string` checks at once for a byte to escape.

@@ -180,6 +180,57 @@ pub struct Anchors {
     digits_only: bool,
     /// More non-whitespace characters than any match holds ([`most_solid`]).
     reach: usize,
+    /// The alternatives that are runs of ASCII digits (`1[,.]?5`), as their digits, when
+    /// no other alternative may start with an ASCII digit: a match at a digit is then one
+    /// of these runs, tested on the bytes before the matcher runs ([`run_at`]).
+    runs: Option<Vec<Vec<u8>>>,
+}
+
+/// The digits of an alternative that is a run of ASCII digits with an optional separator
+/// between each two (as [`anchor_parts`] writes one), else `None`.
+fn digit_run(part: &str) -> Option<Vec<u8>> {
+    part.split("[,.]?")
+        .map(|digit| match digit.as_bytes() {
+            &[byte] if byte.is_ascii_digit() => Some(byte),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Whether `bytes` at `start` hold the digit run `run` (a `,` or `.` allowed between two
+/// digits): what a match of that alternative there must hold.
+fn run_at(bytes: &[u8], start: usize, run: &[u8]) -> bool {
+    let mut at = start;
+    for (index, &digit) in run.iter().enumerate() {
+        if index > 0
+            && matches!(bytes.get(at), Some(b',' | b'.'))
+            && bytes.get(at + 1) == Some(&digit)
+        {
+            at += 1;
+        }
+        if bytes.get(at) != Some(&digit) {
+            return false;
+        }
+        at += 1;
+    }
+    true
+}
+
+/// [`Anchors::runs`]: the digit runs among `parts`, unless an alternative of another form
+/// may start with an ASCII digit (asked of those alternatives compiled alone).
+fn digit_runs(parts: &[String]) -> Result<Option<Vec<Vec<u8>>>, String> {
+    let (runs, others): (Vec<_>, Vec<_>) = parts
+        .iter()
+        .map(|part| (digit_run(part), part))
+        .partition(|(run, _)| run.is_some());
+    if !others.is_empty() {
+        let others: Vec<&str> = others.iter().map(|(_, part)| part.as_str()).collect();
+        let others = Pattern::new(&others.join("|"), true)?;
+        if ('0'..='9').any(|digit| others.may_start(digit)) {
+            return Ok(None);
+        }
+    }
+    Ok(Some(runs.into_iter().filter_map(|(run, _)| run).collect()))
 }
 
 impl Anchors {
@@ -211,6 +262,7 @@ impl Anchors {
             few,
             digits_only,
             reach,
+            runs: digit_runs(&parts)?,
         }))
     }
 
@@ -224,6 +276,10 @@ impl Anchors {
         let mut local: Vec<char> = Vec::with_capacity(4 * self.reach);
         while let Some(skip) = bytes.get(at..).and_then(|rest| self.next_start(rest)) {
             let start = at + skip;
+            if !self.may_match_at(bytes, start) {
+                at = start + 1;
+                continue;
+            }
             let Some((end, next)) = self.match_at(text, start, &mut local)? else {
                 at = start + 1;
                 continue;
@@ -247,6 +303,32 @@ impl Anchors {
     /// Whether every match starts with an ASCII digit.
     pub fn starts_with_digits_only(&self) -> bool {
         self.digits_only
+    }
+
+    /// `false` when no match can start at byte `start`, as the digit runs tell on the bytes
+    /// alone (most digits of a source start none); `true` is left to the matcher.
+    fn may_match_at(&self, bytes: &[u8], start: usize) -> bool {
+        match (&self.runs, bytes.get(start)) {
+            (Some(runs), Some(byte)) if byte.is_ascii_digit() => {
+                runs.iter().any(|run| run_at(bytes, start, run))
+            }
+            _ => true,
+        }
+    }
+
+    /// Whether a match lies within `bytes`, when the bytes alone can tell: every match is
+    /// then one of the digit runs (the anchors start with ASCII digits only), which holds
+    /// no other byte than digits, `,` and `.`. `None` when the matcher must be asked.
+    pub fn digit_run_in(&self, bytes: &[u8]) -> Option<bool> {
+        let runs = self.runs.as_ref().filter(|_| self.digits_only)?;
+        let mut at = 0;
+        while let Some(skip) = bytes.get(at..).and_then(|rest| self.next_start(rest)) {
+            if runs.iter().any(|run| run_at(bytes, at + skip, run)) {
+                return Some(true);
+            }
+            at += skip + 1;
+        }
+        Some(false)
     }
 
     /// The offset in `rest` of the first byte that may start a match.
@@ -432,10 +514,12 @@ mod tests {
         let mut seed = 0x2545_f491_4f6c_dd1d_u64;
         let mut windows = 0;
         let mut memchr = 0;
+        let mut runs = 0;
         for answer in answers {
             let figures = ex.figures(answer).unwrap();
             let anchors = Anchors::new(&figures, ex.tables()).unwrap().unwrap();
             memchr += usize::from(anchors.few.is_some());
+            runs += usize::from(anchors.runs.is_some());
             let pattern = anchor_pattern(&figures, ex.tables()).unwrap();
             let reference = Pattern::new(&pattern, true).unwrap();
             for round in 0..400 {
@@ -455,6 +539,12 @@ mod tests {
         }
         // Digits-only anchors, and "twenty-one" (2, t and T), are scanned by memchr.
         assert_eq!(memchr, 4, "anchors scanned by memchr");
+        // No spelled or dashed alternative starts with a digit: every digit is tested first.
+        assert_eq!(
+            runs,
+            answers.len(),
+            "anchors whose digits are tested on bytes"
+        );
         assert!(
             windows > 1000,
             "{windows} windows: the texts rarely hold an anchor"

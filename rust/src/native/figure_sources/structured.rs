@@ -2,6 +2,9 @@
 //! may source a money amount (`amount_values`, `key_names_money`, `_parsed`), and a bare
 //! number's canonical value (`number_figure`'s).
 
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
 use sonic_rs::{JsonContainerTrait, JsonNumberTrait, JsonValueTrait, ValueRef};
 
 use super::super::{Fallback, Value, json};
@@ -39,62 +42,81 @@ pub const OTHER_WORDS: &[&str] = &[
     "longitude", "card",
 ];
 
-/// `_WORD.findall(key)` lower-cased: `[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+` (`\d` any script).
-fn key_words(key: &str) -> Vec<String> {
-    let chars: Vec<char> = key.chars().collect();
-    let run = |from: usize, test: fn(char) -> bool| {
-        chars
+/// `_WORD.findall(key)`: `[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+` (`\d` any script), as slices
+/// of `key` (the reference lower-cases them: [`say`] compares so).
+fn key_words(key: &str) -> Vec<&str> {
+    let bytes = key.as_bytes();
+    // The length in bytes of the run from `from` of ASCII bytes passing `test`.
+    let run = |from: usize, test: fn(&u8) -> bool| {
+        bytes
             .get(from..)
-            .unwrap_or(&[])
+            .unwrap_or_default()
             .iter()
-            .take_while(|&&c| test(c))
+            .take_while(|b| test(b))
             .count()
     };
     let mut words = Vec::new();
     let mut at = 0;
-    while let Some(&c) = chars.get(at) {
-        let length = if c.is_ascii_uppercase() {
-            let upper = run(at, |c| c.is_ascii_uppercase());
-            let lower_next = chars.get(at + upper).is_some_and(char::is_ascii_lowercase);
+    while let Some(&byte) = bytes.get(at) {
+        let length = if byte.is_ascii_uppercase() {
+            let upper = run(at, u8::is_ascii_uppercase);
+            let lower_next = bytes.get(at + upper).is_some_and(u8::is_ascii_lowercase);
             match (lower_next, upper) {
                 (false, _) => upper,
-                (true, 1) => 1 + run(at + 1, |c| c.is_ascii_lowercase()),
+                (true, 1) => 1 + run(at + 1, u8::is_ascii_lowercase),
                 (true, _) => upper - 1, // the last capital starts the next word
             }
-        } else if c.is_ascii_lowercase() {
-            run(at, |c| c.is_ascii_lowercase())
-        } else if is_decimal(c) {
-            run(at, is_decimal)
+        } else if byte.is_ascii_lowercase() {
+            run(at, u8::is_ascii_lowercase)
         } else {
-            0
+            // A run of decimal digits of any script, else one character that is no word's.
+            let rest = key.get(at..).unwrap_or_default();
+            let digits: usize = rest
+                .chars()
+                .take_while(|&c| is_decimal(c))
+                .map(char::len_utf8)
+                .sum();
+            if digits == 0 {
+                at += rest.chars().next().map_or(1, char::len_utf8);
+                continue;
+            }
+            digits
         };
-        if length == 0 {
-            at += 1;
-            continue;
-        }
-        let word: String = chars.get(at..at + length).unwrap_or(&[]).iter().collect();
-        words.push(word.to_ascii_lowercase());
+        words.extend(key.get(at..at + length));
         at += length;
     }
     words
+}
+
+/// What a word of a key says, lower-cased: `Some(true)` money, `Some(false)` something
+/// else, `None` nothing (`_OTHER_WORDS` wins over `_MONEY_WORDS`, as the reference asks).
+fn say(word: &str) -> Option<bool> {
+    static SAYS: OnceLock<HashMap<&'static str, bool>> = OnceLock::new();
+    let says = SAYS.get_or_init(|| {
+        let money = MONEY_WORDS.iter().map(|&word| (word, true));
+        // Inserted last, so a word in both lists is "other".
+        let other = OTHER_WORDS.iter().map(|&word| (word, false));
+        money.chain(other).collect()
+    });
+    // No listed word is longer: a longer one says nothing, unlowered.
+    let mut lowered = [0u8; 16];
+    let buffer = lowered.get_mut(..word.len())?;
+    buffer.copy_from_slice(word.as_bytes());
+    buffer.make_ascii_lowercase();
+    says.get(std::str::from_utf8(buffer).ok()?).copied()
 }
 
 /// `key_names_money`: `Some(true)` for money, `Some(false)` for anything else, `None` for
 /// a key with no say.
 pub fn key_names_money(key: &str) -> Option<bool> {
     let mut words = key_words(key);
-    if let Some(per) = words.iter().position(|word| word == "per") {
+    if let Some(per) = words
+        .iter()
+        .position(|word| word.eq_ignore_ascii_case("per"))
+    {
         words.truncate(per);
     }
-    words.iter().rev().find_map(|word| {
-        if OTHER_WORDS.contains(&word.as_str()) {
-            Some(false)
-        } else if MONEY_WORDS.contains(&word.as_str()) {
-            Some(true)
-        } else {
-            None
-        }
-    })
+    words.iter().rev().find_map(|word| say(word))
 }
 
 /// `canonical(abs(Decimal(...)))` of a written number (digits, commas, one point).

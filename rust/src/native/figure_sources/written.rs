@@ -1,46 +1,58 @@
-//! Whether a tool result's text (`result_text`: the JSON orjson writes) may hold a byte an
-//! anchor starts with, answered from the value without writing it. When the anchors start
-//! with digits only, the writing adds none of its own but through `\u00xx` escapes and
-//! numbers: a result whose strings hold no such digit (nor a control character) and which
-//! has no number has no window, and is skipped unwritten.
+//! Whether a tool result's text (`result_text`: the JSON orjson writes) may hold a match
+//! of the anchors, answered from the value without writing it. When the anchors start with
+//! digits only, the writing adds none of its own but through `\u00xx` escapes and numbers.
+//! When moreover every match is a run of digits (with `,` or `.` between: [`Anchors::digit_run_in`]),
+//! a match of the written text lies inside one string (its quotes and escapes are no such
+//! bytes) or one number, or runs from a number of an array on through the `,` after it: so
+//! a string, a key and a member's number are asked whether they hold a run, and only an
+//! array's numbers whether they hold a digit that may start one.
 
-use sonic_rs::{JsonNumberTrait, ValueRef};
+use sonic_rs::ValueRef;
 
-use super::super::Value;
+use super::super::{Value, json};
 use super::Anchors;
 
-/// `false` only when `result_text(value)` surely holds no byte `anchors` may start with.
+/// `false` only when `result_text(value)` surely holds no match of `anchors`.
 pub fn may_hold_anchor(anchors: &Anchors, value: &Value) -> bool {
     if !anchors.starts_with_digits_only() {
         return true;
     }
-    holds(anchors, value)
+    holds(anchors, value, false)
 }
 
-fn holds(anchors: &Anchors, value: &Value) -> bool {
+/// Whether `value`'s writing may hold a match; `in_array`: it is an array's item (a number
+/// may then join the next).
+fn holds(anchors: &Anchors, value: &Value, in_array: bool) -> bool {
     match value.as_ref() {
         ValueRef::Null | ValueRef::Bool(_) => false,
-        ValueRef::Number(number) => {
-            // An integer is written by itoa (json.rs); a float's form is left to the writer.
-            let mut buffer = itoa::Buffer::new();
-            let written = match (number.as_i64(), number.as_u64()) {
-                (Some(int), _) => buffer.format(int),
-                (None, Some(int)) => buffer.format(int),
-                _ => return true,
+        ValueRef::Number(_) => {
+            // Written by the writer of `result_text` itself (a number is short).
+            let Ok(written) = json::result_text(Some(value)) else {
+                return true; // the writing falls back: leave it to it
             };
-            written.bytes().any(|b| anchors.may_start(b))
+            let bytes = written.as_bytes();
+            match anchors.digit_run_in(bytes) {
+                Some(within) if !in_array => within,
+                _ => bytes.iter().any(|&b| anchors.may_start(b)),
+            }
         }
         ValueRef::String(text) => string_holds(anchors, text),
-        ValueRef::Array(array) => array.iter().any(|item| holds(anchors, item)),
+        ValueRef::Array(array) => array.iter().any(|item| holds(anchors, item, true)),
         ValueRef::Object(object) => object
             .iter()
-            .any(|(key, item)| string_holds(anchors, key) || holds(anchors, item)),
+            .any(|(key, item)| string_holds(anchors, key) || holds(anchors, item, false)),
     }
 }
 
 /// A control character is written `\u00xx`: digits of the writing's own.
 fn string_holds(anchors: &Anchors, text: &str) -> bool {
-    text.bytes().any(|b| b < 0x20 || anchors.may_start(b))
+    let bytes = text.as_bytes();
+    if bytes.iter().any(|&b| b < 0x20) {
+        return true;
+    }
+    anchors
+        .digit_run_in(bytes)
+        .unwrap_or_else(|| bytes.iter().any(|&b| anchors.may_start(b)))
 }
 
 #[cfg(test)]
@@ -70,6 +82,12 @@ mod tests {
         "\"\u{e9}\"",
         "\"one\"",
         "\"f\"",
+        "1",
+        "5",
+        "0.5",
+        "\"1,112,064\"",
+        "1112064",
+        "\"8137 and 81,37\"",
     ]; // fmt: skip
 
     /// A generated JSON value (xorshift: deterministic and dependency-free).
@@ -123,6 +141,31 @@ mod tests {
         // Both kinds are met (the generated values can turn a wrong test red).
         assert!(skipped > 200, "{skipped} skipped");
         assert!(windowed > 100, "{windowed} with windows");
+    }
+
+    #[test]
+    fn a_run_is_sought_where_the_writing_can_hold_one() {
+        let ex = extractor();
+        let anchors = Anchors::new(&ex.figures("$1.5").unwrap(), ex.tables());
+        let anchors = anchors.unwrap().unwrap();
+        // Written `1,5`: an array's numbers join through the comma; a member's do not.
+        for (json, holds) in [
+            ("[1,5]", true),
+            ("{\"a\":1,\"b\":5}", false),
+            ("[\"1\",\"5\"]", false),
+            ("{\"x\":\"a 1.5 b\",\"y\":0}", true),
+            ("{\"1,5\":null}", true),
+            ("{\"n\":15}", true),
+            ("{\"n\":1.5}", true),
+            ("{\"n\":51,\"m\":\"1 5\"}", false),
+        ] {
+            let parsed: sonic_rs::Value = sonic_rs::from_str(json).unwrap();
+            let windows = anchors
+                .windows(&result_text(Some(&parsed)).unwrap())
+                .unwrap();
+            assert_eq!(!windows.is_empty(), holds, "{json}");
+            assert_eq!(may_hold_anchor(&anchors, &parsed), holds, "{json}");
+        }
     }
 
     #[test]

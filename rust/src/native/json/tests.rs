@@ -214,3 +214,97 @@ fn escapes_land_right_across_chunk_boundaries() {
         }
     }
 }
+
+/// A string escaped char by char, as orjson's rules say: the oracle of `write_string`.
+fn escaped_slowly(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            c if u32::from(c) < 0x20 => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[test]
+fn every_character_is_escaped_at_every_place_of_every_length() {
+    // Every ASCII character and some of two to four bytes, at each offset of strings
+    // short (tested a word at a time) and long (memchr or chunks), with and without a
+    // control other than LF elsewhere in the string.
+    let mut specials: Vec<char> = (0u8..=0x7f).map(char::from).collect();
+    specials.extend(['\u{80}', 'é', '\u{2028}', '日', '😀', '\u{ffff}']);
+    for length in (0..80).chain([127, 128, 129, 200]) {
+        for (at, &special) in specials.iter().enumerate() {
+            for filler in ['a', '\n', '\u{1}'] {
+                let mut chars: Vec<char> = (0..length)
+                    .map(|i| if i % 7 == 3 { filler } else { 'x' })
+                    .collect();
+                let place = if length == 0 { 0 } else { at % (length + 1) };
+                chars.insert(place, special);
+                let text: String = chars.into_iter().collect();
+                let mut written = String::new();
+                super::write_string(&text, &mut written);
+                assert_eq!(written, escaped_slowly(&text), "{text:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn values_written_alike_are_written_the_same() {
+    let texts = [
+        "null",
+        "true",
+        "false",
+        "1",
+        "1.0",
+        "-1",
+        "18446744073709551615",
+        "1e16",
+        "\"1\"",
+        "[1,2]",
+        "[2,1]",
+        "[1]",
+        "{\"a\":1,\"b\":2}",
+        "{\"b\":2,\"a\":1}",
+        "{\"a\":1}",
+        "{\"a\":[1,{\"c\":\"x\"}]}",
+        "{\"a\":[1,{\"c\":\"y\"}]}",
+        "[]",
+        "{}",
+        "\"\"",
+    ]; // fmt: skip
+    let mut alike = 0;
+    for one in texts {
+        for other in texts {
+            let (a, b) = (
+                parse(one.as_bytes()).unwrap(),
+                parse(other.as_bytes()).unwrap(),
+            );
+            if super::writes_alike(Some(&a), Some(&b)) {
+                assert_eq!(
+                    result_text(Some(&a)).unwrap(),
+                    result_text(Some(&b)).unwrap()
+                );
+                alike += 1;
+            }
+            assert_eq!(
+                super::writes_alike(Some(&a), Some(&b)),
+                one == other,
+                "{one} {other}"
+            );
+        }
+    }
+    assert_eq!(alike, texts.len());
+    assert!(super::writes_alike(None, None));
+    assert!(!super::writes_alike(None, Some(&parse(b"null").unwrap())));
+}
