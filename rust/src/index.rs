@@ -101,25 +101,36 @@ impl TextIndex {
     /// Entries holding `needle` case-insensitively, each once, in order; `None` when the
     /// needle holds a line break or NUL (the caller checks entry by entry).
     pub fn search(&mut self, needle: &str) -> Option<Vec<Hit>> {
-        let lowered = lower(needle);
-        if lowered.contains(['\n', '\r', '\0']) {
-            return None;
+        let lowered = searchable(needle)?;
+        Some(self.search_lowered(&lowered, None))
+    }
+
+    /// [`search`](Self::search) of a needle already lower-cased and searchable, with its
+    /// finder when the caller has one.
+    fn search_lowered(&mut self, lowered: &str, finder: Option<&memmem::Finder<'_>>) -> Vec<Hit> {
+        if let Some(hits) = self.cache.get(lowered) {
+            return hits.clone();
         }
-        if let Some(hits) = self.cache.get(&lowered) {
-            return Some(hits.clone());
-        }
+        let own;
+        let finder = match finder {
+            Some(finder) => finder,
+            None => {
+                own = memmem::Finder::new(lowered.as_bytes());
+                &own
+            }
+        };
         let found: Vec<usize> = if self.total == 0 {
             Vec::new()
         } else if lowered.is_empty() {
             (0..self.total).collect()
         } else if self.ascii_safe && lowered.is_ascii() {
-            hits(self.ascii_lowered(), lowered.as_bytes())
+            hits(self.ascii_lowered(), finder)
         } else {
-            hits(self.full_lowered().as_bytes(), lowered.as_bytes())
+            hits(self.full_lowered().as_bytes(), finder)
         };
         let located = self.locate(&found);
-        self.cache.insert(lowered, located.clone());
-        Some(located)
+        self.cache.insert(lowered.to_owned(), located.clone());
+        located
     }
 
     /// `find_word` for each form, in one call. Each form is found with `memmem`: one
@@ -131,50 +142,51 @@ impl TextIndex {
     /// Entries holding `form` as a whole word (`tracegrade._text.form_pattern`) among those
     /// holding it case-insensitively (`search`), in order; `None` as for `search`.
     pub fn find_word(&mut self, form: &str) -> Option<Vec<Hit>> {
-        let hits = self.search(form)?;
+        let lowered = searchable(form)?;
+        let finder = memmem::Finder::new(lowered.as_bytes());
+        let hits = self.search_lowered(&lowered, Some(&finder));
         let word = Word::new(form);
         if word.edgeless() || hits.is_empty() {
             return Some(hits);
         }
-        let lowered = lower(form);
-        let finder = memmem::Finder::new(lowered.as_bytes());
-        self.ascii_lowered(); // ASCII entries are searched there, byte for byte as in `raw`
+        if lowered.is_ascii() {
+            self.ascii_lowered(); // ASCII entries are searched there, byte for byte as in `raw`
+        }
         let raw = &self.raw;
         let folded = self.ascii_lowered.as_deref().unwrap_or_default();
         let entry_starts = self
             .entry_starts
             .get_or_insert_with(|| entry_starts(raw.as_bytes()));
+        let starts = &self.starts;
         let span = |&(segment, index): &Hit| {
-            let number = self.starts.get(segment).copied().unwrap_or(0) + index;
+            let number = starts.get(segment).copied().unwrap_or(0) + index;
             let start = entry_starts.get(number).copied().unwrap_or(raw.len());
             let end = entry_starts
                 .get(number + 1)
                 .map_or(raw.len(), |next| next.saturating_sub(1));
             start..end
         };
-        Some(
-            hits.iter()
-                .filter(|hit| {
-                    let range = span(hit);
-                    let text = raw.get(range.clone()).unwrap_or_default();
-                    if text.is_ascii() {
-                        // Only an ASCII lower case can occur in ASCII text (and `search` saw it).
-                        lowered.is_ascii()
-                            && found_in_ascii(&word, folded.get(range).unwrap_or_default(), &finder)
-                    } else {
-                        word.found_in(text)
-                    }
-                })
-                .copied()
-                .collect(),
-        )
+        let mut kept = hits;
+        kept.retain(|hit| {
+            let range = span(hit);
+            let text = raw.get(range.clone()).unwrap_or_default();
+            if text.is_ascii() {
+                // Only an ASCII lower case can occur in ASCII text (and `search` saw it).
+                lowered.is_ascii()
+                    && found_in_ascii(&word, folded.get(range).unwrap_or_default(), &finder)
+            } else {
+                word.found_in(text)
+            }
+        });
+        Some(kept)
     }
 
     fn ascii_lowered(&mut self) -> &[u8] {
         let raw = &self.raw;
         self.ascii_lowered.get_or_insert_with(|| {
             let mut out = crate::spare::buffer(raw.len());
-            out.extend(raw.bytes().map(|byte| byte.to_ascii_lowercase()));
+            out.extend_from_slice(raw.as_bytes());
+            out.make_ascii_lowercase(); // in place: a vectorised loop, unlike a mapped copy
             out
         })
     }
@@ -225,9 +237,16 @@ fn entry_starts(raw: &[u8]) -> Vec<usize> {
     starts
 }
 
-/// Numbers of the `\n`-delimited entries of `haystack` holding `needle`, once each.
-fn hits(haystack: &[u8], needle: &[u8]) -> Vec<usize> {
-    let finder = memmem::Finder::new(needle);
+/// A needle lower-cased, or `None` when it holds a line break or NUL (the index joins
+/// entries with line breaks, and writes those inside an entry as NUL).
+fn searchable(needle: &str) -> Option<String> {
+    let lowered = lower(needle);
+    (!lowered.contains(['\n', '\r', '\0'])).then_some(lowered)
+}
+
+/// Numbers of the `\n`-delimited entries of `haystack` holding `finder`'s needle, once each.
+fn hits(haystack: &[u8], finder: &memmem::Finder<'_>) -> Vec<usize> {
+    let needle = finder.needle();
     let mut found = Vec::new();
     let mut index = 0;
     let mut start = 0;
@@ -329,6 +348,51 @@ mod tests {
             assert_eq!(found, alone.find_word(form), "{form}");
             assert_eq!(many.search(form), alone.search(form), "{form}");
         }
+    }
+
+    #[test]
+    fn whole_words_at_entry_edges_among_prefixes_overlaps_and_repeats() {
+        let pieces = [
+            "port\nsupport port\nportable\n\u{e9}port\nport\u{eb} port\nbanana\nnan ana",
+            "PORTS\ncaf\u{e9}\nna\u{ef}ve na",
+        ];
+        let counts = [7, 3];
+        // A form that is a prefix of another, one that ends inside it, a repeat in another
+        // case, overlapping hits ("ana" in "banana"), non-ASCII letters as edges.
+        let forms = [
+            "port",
+            "por",
+            " port",
+            "PORT",
+            "port",
+            "ana",
+            "caf",
+            "CAF\u{c9}",
+            "na",
+        ];
+        let expected: [&[(usize, usize)]; 9] = [
+            &[(0, 0), (0, 1), (0, 4)], // at an entry's start and end, after "support"
+            &[],
+            &[(0, 1), (0, 4)], // no edge at its start: only the end is checked
+            &[(0, 0), (0, 1), (0, 4)],
+            &[(0, 0), (0, 1), (0, 4)],
+            &[(0, 6)],
+            &[], // "é" is a letter
+            &[(1, 1)],
+            &[(1, 2)], // "ï" is a letter: only the last "na"
+        ];
+        let mut many = index(&pieces, &counts);
+        let together = many.find_words(&forms);
+        for ((form, found), expected) in forms.iter().zip(together).zip(expected) {
+            assert_eq!(found.as_deref(), Some(expected), "{form:?}");
+            let mut alone = index(&pieces, &counts);
+            assert_eq!(alone.find_word(form).as_deref(), Some(expected), "{form:?}");
+        }
+        // The substring hits under them are every entry holding the form.
+        assert_eq!(
+            many.search("por"),
+            Some(vec![(0, 0), (0, 1), (0, 2), (0, 3), (0, 4), (1, 0)])
+        );
     }
 
     #[test]

@@ -8,7 +8,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::answer_claims::{asked_figures, asked_texts, extract_answer_claims};
-use super::observe::{Field, Observations};
+use super::observe::{Field, Observations, Place};
 use super::{Fallback, Trace};
 use crate::claims::{Claim, Lexicon};
 use crate::figures::extract::{Extractor, Figure};
@@ -43,38 +43,39 @@ fn forms_of<'c>(claims: &[&'c Claim]) -> Vec<&'c str> {
         .collect()
 }
 
-/// Per form, the ids of the observations showing it in any of `fields`, field by field.
-fn ids_by_form<'f>(
+/// Per form, the places of the observations showing it in any of `fields`, field by field.
+fn places_by_form<'f>(
     observations: &mut Observations<'_>,
     forms: &[&'f str],
     fields: &[Field],
-) -> Result<HashMap<&'f str, Vec<String>>, Fallback> {
-    let mut found: HashMap<&str, Vec<String>> = forms.iter().map(|&f| (f, Vec::new())).collect();
+) -> Result<HashMap<&'f str, Vec<Place>>, Fallback> {
+    let mut found: HashMap<&str, Vec<Place>> = forms.iter().map(|&f| (f, Vec::new())).collect();
     if forms.is_empty() {
         return Ok(found); // no form: no index to build
     }
     for &field in fields {
-        let ids = observations.find_word_ids(forms, field)?;
-        if ids.len() != forms.len() {
+        let places = observations.find_word_places(forms, field)?;
+        if places.len() != forms.len() {
             return Err(Fallback("the word search answered for other forms"));
         }
-        for (form, ids) in forms.iter().zip(ids) {
-            found.entry(form).or_default().extend(ids);
+        for (form, places) in forms.iter().zip(places) {
+            found.entry(form).or_default().extend(places);
         }
     }
     Ok(found)
 }
 
-/// The ids showing any form of the claim, each once, in form order.
-fn shown(claim: &Claim, ids: &HashMap<&str, Vec<String>>) -> Vec<String> {
+/// The places showing any form of the claim, each once, in form order (ids name places
+/// one for one, so this is the reference's order of distinct ids).
+fn shown(claim: &Claim, places: &HashMap<&str, Vec<Place>>) -> Vec<Place> {
     let mut seen = HashSet::new();
     claim
         .forms
         .iter()
-        .filter_map(|form| ids.get(form.as_str()))
+        .filter_map(|form| places.get(form.as_str()))
         .flatten()
-        .filter(|id| seen.insert(id.as_str()))
-        .cloned()
+        .filter(|&&place| seen.insert(place))
+        .copied()
         .collect()
 }
 
@@ -87,19 +88,19 @@ pub fn support_answer_claims(
 ) -> Result<Vec<ExtractedClaim>, Fallback> {
     let worded: Vec<&Claim> = claims.iter().filter(|c| c.kind != "figure").collect();
     // Every form in one search per field; names only for the claims no line shows.
-    let read_ids = ids_by_form(
+    let read_places = places_by_form(
         observations,
         &forms_of(&worded),
         &[Field::Text, Field::Source],
     )?;
-    let read: Vec<Vec<String>> = worded.iter().map(|c| shown(c, &read_ids)).collect();
+    let read: Vec<Vec<Place>> = worded.iter().map(|c| shown(c, &read_places)).collect();
     let unread: Vec<&Claim> = worded
         .iter()
         .zip(&read)
         .filter(|(_, ids)| ids.is_empty())
         .map(|(claim, _)| *claim)
         .collect();
-    let named_ids = ids_by_form(observations, &forms_of(&unread), &[Field::Name])?;
+    let named_places = places_by_form(observations, &forms_of(&unread), &[Field::Name])?;
     let mut read = read.into_iter(); // in the order of `worded`
     let mut supported = Vec::with_capacity(claims.len());
     for claim in claims {
@@ -115,15 +116,15 @@ pub fn support_answer_claims(
                 seen,
             )
         } else {
-            let ids = read.next().unwrap_or_default();
-            if !ids.is_empty() {
-                ("read", ids)
+            let places = read.next().unwrap_or_default();
+            if !places.is_empty() {
+                ("read", observations.ids(&places)?)
             } else {
-                let named = shown(claim, &named_ids);
+                let named = shown(claim, &named_places);
                 if named.is_empty() {
-                    ("unsupported", named)
+                    ("unsupported", Vec::new())
                 } else {
-                    ("named-only", named)
+                    ("named-only", observations.ids(&named)?)
                 }
             }
         };
