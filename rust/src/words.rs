@@ -68,6 +68,11 @@ impl<'f> Word<'f> {
         }
     }
 
+    /// The form as given.
+    pub fn form(&self) -> &'f str {
+        self.form
+    }
+
     /// Whether neither edge is checked: then any substring hit is a hit.
     pub fn edgeless(&self) -> bool {
         !(self.head || self.tail)

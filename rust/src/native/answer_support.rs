@@ -12,6 +12,7 @@ use super::observe::{Field, Observations, Place};
 use super::{Fallback, Trace};
 use crate::claims::{Claim, Lexicon};
 use crate::figures::extract::{Extractor, Figure};
+use crate::index::Forms;
 
 /// One entry of a grade's `extracted` list: the claim's plain values with its support.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,23 +34,43 @@ pub struct ExtractedClaim {
 /// The evidence the graded figures found, by `(start, end, value)` (empty: unsourced).
 pub type FigureEvidence = HashMap<(usize, usize, String), Vec<String>>;
 
-/// Every form of `claims`, each once, in claim order.
-fn forms_of<'c>(claims: &[&'c Claim]) -> Vec<&'c str> {
-    let mut seen = HashSet::new();
-    claims
-        .iter()
-        .flat_map(|claim| claim.forms.iter().map(String::as_str))
-        .filter(|form| seen.insert(*form))
-        .collect()
+/// Every form of the worded claims, each once, in claim order, and each claim's forms as
+/// numbers into that list (one lookup per form written; a repeat keeps its number).
+struct FormTable<'c> {
+    forms: Vec<&'c str>,
+    of_claim: Vec<Vec<usize>>,
+}
+
+impl<'c> FormTable<'c> {
+    fn new(claims: &[&'c Claim]) -> Self {
+        let mut number: HashMap<&str, usize> = HashMap::new();
+        let mut forms = Vec::new();
+        let of_claim = claims
+            .iter()
+            .map(|claim| {
+                claim
+                    .forms
+                    .iter()
+                    .map(|form| {
+                        *number.entry(form.as_str()).or_insert_with(|| {
+                            forms.push(form.as_str());
+                            forms.len() - 1
+                        })
+                    })
+                    .collect()
+            })
+            .collect();
+        Self { forms, of_claim }
+    }
 }
 
 /// Per form, the places of the observations showing it in any of `fields`, field by field.
-fn places_by_form<'f>(
+fn places_by_form(
     observations: &mut Observations<'_>,
-    forms: &[&'f str],
+    forms: &Forms<'_>,
     fields: &[Field],
-) -> Result<HashMap<&'f str, Vec<Place>>, Fallback> {
-    let mut found: HashMap<&str, Vec<Place>> = forms.iter().map(|&f| (f, Vec::new())).collect();
+) -> Result<Vec<Vec<Place>>, Fallback> {
+    let mut found = vec![Vec::new(); forms.len()];
     if forms.is_empty() {
         return Ok(found); // no form: no index to build
     }
@@ -58,21 +79,20 @@ fn places_by_form<'f>(
         if places.len() != forms.len() {
             return Err(Fallback("the word search answered for other forms"));
         }
-        for (form, places) in forms.iter().zip(places) {
-            found.entry(form).or_default().extend(places);
+        for (all, places) in found.iter_mut().zip(places) {
+            all.extend(places);
         }
     }
     Ok(found)
 }
 
-/// The places showing any form of the claim, each once, in form order (ids name places
+/// The places showing any of a claim's forms, each once, in form order (ids name places
 /// one for one, so this is the reference's order of distinct ids).
-fn shown(claim: &Claim, places: &HashMap<&str, Vec<Place>>) -> Vec<Place> {
+fn shown(forms: &[usize], places: &[Vec<Place>]) -> Vec<Place> {
     let mut seen = HashSet::new();
-    claim
-        .forms
+    forms
         .iter()
-        .filter_map(|form| places.get(form.as_str()))
+        .filter_map(|&form| places.get(form))
         .flatten()
         .filter(|&&place| seen.insert(place))
         .copied()
@@ -87,21 +107,43 @@ pub fn support_answer_claims(
     figure_evidence: &FigureEvidence,
 ) -> Result<Vec<ExtractedClaim>, Fallback> {
     let worded: Vec<&Claim> = claims.iter().filter(|c| c.kind != "figure").collect();
-    // Every form in one search per field; names only for the claims no line shows.
-    let read_places = places_by_form(
-        observations,
-        &forms_of(&worded),
-        &[Field::Text, Field::Source],
-    )?;
-    let read: Vec<Vec<Place>> = worded.iter().map(|c| shown(c, &read_places)).collect();
-    let unread: Vec<&Claim> = worded
+    let table = FormTable::new(&worded);
+    // Every form prepared once and searched once per field; names only for the forms of
+    // the claims no line shows.
+    let prepared = Forms::new(&table.forms);
+    let read_places = places_by_form(observations, &prepared, &[Field::Text, Field::Source])?;
+    let read: Vec<Vec<Place>> = table
+        .of_claim
+        .iter()
+        .map(|forms| shown(forms, &read_places))
+        .collect();
+    let mut unread: Vec<usize> = Vec::new(); // form numbers, each once, in claim order
+    let mut taken = vec![false; table.forms.len()];
+    for (forms, _) in table
+        .of_claim
         .iter()
         .zip(&read)
-        .filter(|(_, ids)| ids.is_empty())
-        .map(|(claim, _)| *claim)
+        .filter(|(_, p)| p.is_empty())
+    {
+        for &form in forms {
+            if let Some(seen @ false) = taken.get_mut(form) {
+                *seen = true;
+                unread.push(form);
+            }
+        }
+    }
+    let unread_texts: Vec<&str> = unread
+        .iter()
+        .filter_map(|&form| table.forms.get(form).copied())
         .collect();
-    let named_places = places_by_form(observations, &forms_of(&unread), &[Field::Name])?;
-    let mut read = read.into_iter(); // in the order of `worded`
+    let found_named = places_by_form(observations, &Forms::new(&unread_texts), &[Field::Name])?;
+    let mut named_places = vec![Vec::new(); table.forms.len()];
+    for (&form, places) in unread.iter().zip(found_named) {
+        if let Some(slot) = named_places.get_mut(form) {
+            *slot = places;
+        }
+    }
+    let mut read = read.into_iter().zip(&table.of_claim); // in the order of `worded`
     let mut supported = Vec::with_capacity(claims.len());
     for claim in claims {
         let (support, evidence) = if claim.kind == "figure" {
@@ -116,11 +158,11 @@ pub fn support_answer_claims(
                 seen,
             )
         } else {
-            let places = read.next().unwrap_or_default();
+            let (places, forms) = read.next().ok_or(Fallback("a claim without its forms"))?;
             if !places.is_empty() {
                 ("read", observations.ids(&places)?)
             } else {
-                let named = shown(claim, &named_places);
+                let named = shown(forms, &named_places);
                 if named.is_empty() {
                     ("unsupported", Vec::new())
                 } else {

@@ -9,7 +9,7 @@ use memchr::{memchr, memchr_iter, memchr2, memchr2_iter};
 
 use super::decode::Source;
 use super::{Field, LineNumber, Observations, Place, Segment, Sighting};
-use crate::index::TextIndex;
+use crate::index::{Forms, TextIndex};
 use crate::lower::lower;
 use crate::native::Fallback;
 use crate::words::Word;
@@ -171,23 +171,23 @@ impl<'v> Observations<'v> {
         forms: &[&str],
         field: Field,
     ) -> Result<Vec<Vec<String>>, Fallback> {
-        let places = self.find_word_places(forms, field)?;
+        let places = self.find_word_places(&Forms::new(forms), field)?;
         places.iter().map(|found| self.ids(found)).collect()
     }
 
-    /// [`find_word_ids`](Self::find_word_ids) as `(segment, position)` places, which
-    /// [`ids`](Self::ids) writes as ids.
+    /// [`find_word_ids`](Self::find_word_ids) of forms prepared once for every field, as
+    /// `(segment, position)` places, which [`ids`](Self::ids) writes as ids.
     pub fn find_word_places(
         &mut self,
-        forms: &[&str],
+        forms: &Forms<'_>,
         field: Field,
     ) -> Result<Vec<Vec<Place>>, Fallback> {
         if self.count == 0 {
             return Ok(vec![Vec::new(); forms.len()]);
         }
-        let found = self.index_for(field)?.find_words(forms);
+        let found = self.index_for(field)?.find_forms(forms);
         let mut places = Vec::with_capacity(forms.len());
-        for (form, hits) in forms.iter().zip(found) {
+        for (form, hits) in forms.texts().zip(found) {
             places.push(match hits {
                 Some(hits) => self.place(hits, field)?,
                 None => {
