@@ -5,6 +5,7 @@
 //! hit is mapped back to its entry by counting separators. ASCII needles search the text
 //! lower-cased ASCII-only when the text holds neither U+0130 nor U+212A (the only non-ASCII
 //! characters whose lower case holds ASCII), which skips Unicode lower-casing altogether.
+//! Entries that are all ASCII are joined lower-cased and kept only so: nothing needs more.
 
 use std::collections::HashMap;
 
@@ -26,7 +27,10 @@ pub struct LengthMismatch {
 }
 
 pub struct TextIndex {
-    raw: String,
+    /// The joined entries as given; `None` when all are ASCII (then `ascii_lowered` is all).
+    raw: Option<String>,
+    /// The joined text's length in bytes (the same in each of its forms).
+    len: usize,
     starts: Vec<usize>,
     total: usize,
     ascii_safe: bool,
@@ -64,13 +68,10 @@ impl TextIndex {
             .collect();
         // The exact size: the joined text is built without growing (it can be large).
         let size = kept.iter().map(|piece| piece.len()).sum::<usize>() + kept.len();
-        let mut raw = crate::spare::string(size);
-        for (number, piece) in kept.iter().enumerate() {
-            if number > 0 {
-                raw.push(char::from(SEPARATOR));
-            }
-            raw.push_str(piece);
-        }
+        let (raw, ascii_lowered) = match join_lowered(&kept, size) {
+            Some(lowered) => (None, Some(lowered)),
+            None => (Some(join(&kept, size)), None),
+        };
         let mut starts = Vec::with_capacity(counts.len());
         let mut total = 0usize;
         for &count in counts {
@@ -78,15 +79,18 @@ impl TextIndex {
             total = total.saturating_add(count);
         }
         // memmem over the UTF-8 of U+0130 and U+212A: far faster than `str::contains(char)`.
-        let ascii_safe = raw.is_ascii()
-            || !(memmem::find(raw.as_bytes(), "\u{130}".as_bytes()).is_some()
-                || memmem::find(raw.as_bytes(), "\u{212a}".as_bytes()).is_some());
+        let ascii_safe = raw.as_deref().is_none_or(|raw| {
+            raw.is_ascii()
+                || !(memmem::find(raw.as_bytes(), "\u{130}".as_bytes()).is_some()
+                    || memmem::find(raw.as_bytes(), "\u{212a}".as_bytes()).is_some())
+        });
         Ok(Self {
             raw,
+            len: size.saturating_sub(1),
             starts,
             total,
             ascii_safe,
-            ascii_lowered: None,
+            ascii_lowered,
             full_lowered: None,
             cache: HashMap::new(),
             entry_starts: None,
@@ -126,7 +130,7 @@ impl TextIndex {
         } else if self.ascii_safe && lowered.is_ascii() {
             hits(self.ascii_lowered(), finder)
         } else {
-            hits(self.full_lowered().as_bytes(), finder)
+            hits(self.full_lowered(), finder)
         };
         let located = self.locate(&found);
         self.cache.insert(lowered.to_owned(), located.clone());
@@ -160,37 +164,38 @@ impl TextIndex {
         if lowered.is_ascii() {
             self.ascii_lowered(); // ASCII entries are searched there, byte for byte as in `raw`
         }
-        let raw = &self.raw;
+        let (raw, len) = (self.raw.as_deref(), self.len);
         let folded = self.ascii_lowered.as_deref().unwrap_or_default();
+        // The line breaks are where they are in every form of the text.
         let entry_starts = self
             .entry_starts
-            .get_or_insert_with(|| entry_starts(raw.as_bytes()));
+            .get_or_insert_with(|| entry_starts(raw.map_or(folded, str::as_bytes)));
         let starts = &self.starts;
         let span = |&(segment, index): &Hit| {
             let number = starts.get(segment).copied().unwrap_or(0) + index;
-            let start = entry_starts.get(number).copied().unwrap_or(raw.len());
+            let start = entry_starts.get(number).copied().unwrap_or(len);
             let end = entry_starts
                 .get(number + 1)
-                .map_or(raw.len(), |next| next.saturating_sub(1));
+                .map_or(len, |next| next.saturating_sub(1));
             start..end
         };
         let mut kept = hits;
         kept.retain(|hit| {
             let range = span(hit);
-            let text = raw.get(range.clone()).unwrap_or_default();
-            if text.is_ascii() {
+            match raw.and_then(|raw| raw.get(range.clone())) {
+                Some(text) if !text.is_ascii() => word.found_in(text),
                 // Only an ASCII lower case can occur in ASCII text (and `search` saw it).
-                lowered.is_ascii()
-                    && found_in_ascii(word, folded.get(range).unwrap_or_default(), finder)
-            } else {
-                word.found_in(text)
+                _ => {
+                    lowered.is_ascii()
+                        && found_in_ascii(word, folded.get(range).unwrap_or_default(), finder)
+                }
             }
         });
         Some(kept)
     }
 
     fn ascii_lowered(&mut self) -> &[u8] {
-        let raw = &self.raw;
+        let raw = self.raw.as_deref().unwrap_or_default(); // `None`: lowered when joined
         self.ascii_lowered.get_or_insert_with(|| {
             let mut out = crate::spare::buffer(raw.len());
             out.extend_from_slice(raw.as_bytes());
@@ -199,13 +204,17 @@ impl TextIndex {
         })
     }
 
-    fn full_lowered(&mut self) -> &str {
-        let raw = &self.raw;
-        self.full_lowered.get_or_insert_with(|| {
-            let mut out = crate::spare::string(raw.len());
-            lower_into(raw, &mut out);
-            out
-        })
+    fn full_lowered(&mut self) -> &[u8] {
+        let Some(raw) = &self.raw else {
+            return self.ascii_lowered(); // all ASCII: `str.lower` is the ASCII lower case
+        };
+        self.full_lowered
+            .get_or_insert_with(|| {
+                let mut out = crate::spare::string(raw.len());
+                lower_into(raw, &mut out);
+                out
+            })
+            .as_bytes()
     }
 
     /// Map global entry numbers (ascending) to `(segment, entry within segment)`.
@@ -228,7 +237,9 @@ impl TextIndex {
 impl Drop for TextIndex {
     /// The big buffers go to the next index built on this thread (see crate::spare).
     fn drop(&mut self) {
-        crate::spare::recycle(std::mem::take(&mut self.raw).into_bytes());
+        if let Some(raw) = self.raw.take() {
+            crate::spare::recycle(raw.into_bytes());
+        }
         if let Some(lowered) = self.ascii_lowered.take() {
             crate::spare::recycle(lowered);
         }
@@ -236,6 +247,39 @@ impl Drop for TextIndex {
             crate::spare::recycle(lowered.into_bytes());
         }
     }
+}
+
+/// `pieces` joined with newlines and lower-cased (ASCII), when every piece is ASCII; `None`
+/// at the first that is not (the text is then kept as given, see [`join`]).
+fn join_lowered(pieces: &[&str], size: usize) -> Option<Vec<u8>> {
+    let mut joined = crate::spare::buffer(size);
+    for (number, piece) in pieces.iter().enumerate() {
+        if !piece.is_ascii() {
+            crate::spare::recycle(joined);
+            return None;
+        }
+        if number > 0 {
+            joined.push(SEPARATOR);
+        }
+        let at = joined.len();
+        joined.extend_from_slice(piece.as_bytes());
+        if let Some(added) = joined.get_mut(at..) {
+            added.make_ascii_lowercase(); // while the piece is still in cache
+        }
+    }
+    Some(joined)
+}
+
+/// `pieces` joined with newlines.
+fn join(pieces: &[&str], size: usize) -> String {
+    let mut raw = crate::spare::string(size);
+    for (number, piece) in pieces.iter().enumerate() {
+        if number > 0 {
+            raw.push(char::from(SEPARATOR));
+        }
+        raw.push_str(piece);
+    }
+    raw
 }
 
 /// Where each `\n`-delimited entry of `raw` starts.

@@ -137,3 +137,20 @@ fn mismatched_lengths_say_what_zip_says() {
         Some(String::from("zip() argument 2 is longer than argument 1"))
     );
 }
+
+#[test]
+fn an_all_ascii_index_answers_as_one_that_keeps_its_text() {
+    // The first is joined lower-cased only; one non-ASCII entry keeps the second as given.
+    let mut ascii = index(&["Kilo\ncafe\nPORT 80", "OK"], &[3, 1]);
+    let mut mixed = index(&["Kilo\ncafe\nPORT 80", "OK", "\u{e9}"], &[3, 1, 1]);
+    for needle in ["k", "\u{212a}", "CAF\u{c9}", "port 8", "OK"] {
+        assert_eq!(ascii.search(needle), mixed.search(needle), "{needle:?}");
+    }
+    for form in ["\u{212a}ilo", "kil", "Port", "80", "caf\u{e9}", "ok"] {
+        assert_eq!(ascii.find_word(form), mixed.find_word(form), "{form:?}");
+    }
+    // KELVIN SIGN lower-cases to "k"; "é" is in no ASCII entry.
+    assert_eq!(ascii.search("\u{212a}"), Some(vec![(0, 0), (1, 0)]));
+    assert_eq!(ascii.search("CAF\u{c9}"), Some(vec![]));
+    assert_eq!(ascii.find_word("port"), Some(vec![(0, 2)]));
+}
