@@ -5,7 +5,8 @@
 //! hit is mapped back to its entry by counting separators. ASCII needles search the text
 //! lower-cased ASCII-only when the text holds neither U+0130 nor U+212A (the only non-ASCII
 //! characters whose lower case holds ASCII), which skips Unicode lower-casing altogether.
-//! Entries that are all ASCII are joined lower-cased and kept only so: nothing needs more.
+//! The ASCII lower case is built as the entries are joined; the text as given is kept too only
+//! when some entry is not ASCII (ASCII text needs nothing else).
 
 use std::collections::HashMap;
 
@@ -27,14 +28,14 @@ pub struct LengthMismatch {
 }
 
 pub struct TextIndex {
-    /// The joined entries as given; `None` when all are ASCII (then `ascii_lowered` is all).
+    /// The joined entries as given; `None` when all are ASCII (`ascii_lowered` is then all
+    /// any search reads).
     raw: Option<String>,
-    /// The joined text's length in bytes (the same in each of its forms).
-    len: usize,
     starts: Vec<usize>,
     total: usize,
     ascii_safe: bool,
-    ascii_lowered: Option<Vec<u8>>,
+    /// The joined entries lower-cased ASCII-only (`bytes.lower`).
+    ascii_lowered: Vec<u8>,
     full_lowered: Option<String>,
     cache: HashMap<String, Vec<Hit>>,
     /// Where each entry starts in `raw` (built for the first whole-word search).
@@ -68,10 +69,10 @@ impl TextIndex {
             .collect();
         // The exact size: the joined text is built without growing (it can be large).
         let size = kept.iter().map(|piece| piece.len()).sum::<usize>() + kept.len();
-        let (raw, ascii_lowered) = match join_lowered(&kept, size) {
-            Some(lowered) => (None, Some(lowered)),
-            None => (Some(join(&kept, size)), None),
-        };
+        // The ASCII lower case is what nearly every search reads: built now, while the
+        // pieces are in cache; the text as given too only when some piece is not ASCII.
+        let (lowered, all_ascii) = join_lowered(&kept, size);
+        let raw = (!all_ascii).then(|| join(&kept, size));
         let mut starts = Vec::with_capacity(counts.len());
         let mut total = 0usize;
         for &count in counts {
@@ -80,17 +81,15 @@ impl TextIndex {
         }
         // memmem over the UTF-8 of U+0130 and U+212A: far faster than `str::contains(char)`.
         let ascii_safe = raw.as_deref().is_none_or(|raw| {
-            raw.is_ascii()
-                || !(memmem::find(raw.as_bytes(), "\u{130}".as_bytes()).is_some()
-                    || memmem::find(raw.as_bytes(), "\u{212a}".as_bytes()).is_some())
+            !(memmem::find(raw.as_bytes(), "\u{130}".as_bytes()).is_some()
+                || memmem::find(raw.as_bytes(), "\u{212a}".as_bytes()).is_some())
         });
         Ok(Self {
             raw,
-            len: size.saturating_sub(1),
             starts,
             total,
             ascii_safe,
-            ascii_lowered,
+            ascii_lowered: lowered,
             full_lowered: None,
             cache: HashMap::new(),
             entry_starts: None,
@@ -128,7 +127,7 @@ impl TextIndex {
         } else if lowered.is_empty() {
             (0..self.total).collect()
         } else if self.ascii_safe && lowered.is_ascii() {
-            hits(self.ascii_lowered(), finder)
+            hits(&self.ascii_lowered, finder)
         } else {
             hits(self.full_lowered(), finder)
         };
@@ -161,11 +160,10 @@ impl TextIndex {
         if word.edgeless() || hits.is_empty() {
             return Some(hits);
         }
-        if lowered.is_ascii() {
-            self.ascii_lowered(); // ASCII entries are searched there, byte for byte as in `raw`
-        }
-        let (raw, len) = (self.raw.as_deref(), self.len);
-        let folded = self.ascii_lowered.as_deref().unwrap_or_default();
+        let raw = self.raw.as_deref();
+        // ASCII entries are searched there, byte for byte as in `raw` (of the same length).
+        let folded = self.ascii_lowered.as_slice();
+        let len = folded.len();
         // The line breaks are where they are in every form of the text.
         let entry_starts = self
             .entry_starts
@@ -194,19 +192,9 @@ impl TextIndex {
         Some(kept)
     }
 
-    fn ascii_lowered(&mut self) -> &[u8] {
-        let raw = self.raw.as_deref().unwrap_or_default(); // `None`: lowered when joined
-        self.ascii_lowered.get_or_insert_with(|| {
-            let mut out = crate::spare::buffer(raw.len());
-            out.extend_from_slice(raw.as_bytes());
-            out.make_ascii_lowercase(); // in place: a vectorised loop, unlike a mapped copy
-            out
-        })
-    }
-
     fn full_lowered(&mut self) -> &[u8] {
         let Some(raw) = &self.raw else {
-            return self.ascii_lowered(); // all ASCII: `str.lower` is the ASCII lower case
+            return &self.ascii_lowered; // all ASCII: `str.lower` is the ASCII lower case
         };
         self.full_lowered
             .get_or_insert_with(|| {
@@ -240,24 +228,20 @@ impl Drop for TextIndex {
         if let Some(raw) = self.raw.take() {
             crate::spare::recycle(raw.into_bytes());
         }
-        if let Some(lowered) = self.ascii_lowered.take() {
-            crate::spare::recycle(lowered);
-        }
+        crate::spare::recycle(std::mem::take(&mut self.ascii_lowered));
         if let Some(lowered) = self.full_lowered.take() {
             crate::spare::recycle(lowered.into_bytes());
         }
     }
 }
 
-/// `pieces` joined with newlines and lower-cased (ASCII), when every piece is ASCII; `None`
-/// at the first that is not (the text is then kept as given, see [`join`]).
-fn join_lowered(pieces: &[&str], size: usize) -> Option<Vec<u8>> {
+/// `pieces` joined with newlines and lower-cased ASCII-only (`bytes.lower`), and whether
+/// every piece is ASCII (then that is `str.lower` of the text too).
+fn join_lowered(pieces: &[&str], size: usize) -> (Vec<u8>, bool) {
     let mut joined = crate::spare::buffer(size);
+    let mut all_ascii = true;
     for (number, piece) in pieces.iter().enumerate() {
-        if !piece.is_ascii() {
-            crate::spare::recycle(joined);
-            return None;
-        }
+        all_ascii = all_ascii && piece.is_ascii();
         if number > 0 {
             joined.push(SEPARATOR);
         }
@@ -267,7 +251,7 @@ fn join_lowered(pieces: &[&str], size: usize) -> Option<Vec<u8>> {
             added.make_ascii_lowercase(); // while the piece is still in cache
         }
     }
-    Some(joined)
+    (joined, all_ascii)
 }
 
 /// `pieces` joined with newlines.
