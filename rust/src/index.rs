@@ -275,6 +275,7 @@ fn entry_starts(raw: &[u8]) -> Vec<usize> {
 
 /// A form prepared for whole-word search: lower-cased with its finder (`None`: it holds a
 /// line break or NUL) and compiled ([`Word`]).
+#[derive(Clone)]
 struct Form<'f> {
     searched: Option<(String, memmem::Finder<'static>)>,
     word: Word<'f>,
@@ -308,6 +309,16 @@ impl<'f> Forms<'f> {
 
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
+    }
+
+    /// The forms numbered `numbers` (in that order), as prepared here.
+    pub fn subset(&self, numbers: &[usize]) -> Self {
+        Self(
+            numbers
+                .iter()
+                .filter_map(|&number| self.0.get(number).cloned())
+                .collect(),
+        )
     }
 
     /// The forms as given, in order.

@@ -49,7 +49,7 @@ impl Literal {
 
 /// A form compiled for whole-word search; its literals only when a text needs them
 /// character by character (ASCII text is decided from its ASCII lower case).
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Word<'f> {
     form: &'f str,
     literals: OnceCell<Vec<Literal>>,

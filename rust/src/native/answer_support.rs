@@ -132,11 +132,7 @@ pub fn support_answer_claims(
             }
         }
     }
-    let unread_texts: Vec<&str> = unread
-        .iter()
-        .filter_map(|&form| table.forms.get(form).copied())
-        .collect();
-    let found_named = places_by_form(observations, &Forms::new(&unread_texts), &[Field::Name])?;
+    let found_named = places_by_form(observations, &prepared.subset(&unread), &[Field::Name])?;
     let mut named_places = vec![Vec::new(); table.forms.len()];
     for (&form, places) in unread.iter().zip(found_named) {
         if let Some(slot) = named_places.get_mut(form) {

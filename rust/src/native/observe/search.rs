@@ -158,10 +158,13 @@ impl<'v> Observations<'v> {
     /// document once, by its first line) or path name contains `needle` case-insensitively.
     pub fn find_ids(&mut self, needle: &str, field: Field) -> Result<Vec<String>, Fallback> {
         let found = self.locate(needle, field)?;
-        found
-            .into_iter()
-            .map(|(number, position)| self.id(number, position))
-            .collect()
+        self.ids(&found)
+    }
+
+    /// [`find_ids`](Self::find_ids) as `(segment, position)` places, which
+    /// [`ids`](Self::ids) writes as ids.
+    pub fn find_places(&mut self, needle: &str, field: Field) -> Result<Vec<Place>, Fallback> {
+        self.locate(needle, field)
     }
 
     /// `Observations.find_word_ids`: for each form, the ids of the observations showing it
