@@ -73,17 +73,15 @@ impl TextIndex {
         // pieces are in cache; the text as given too only when some piece is not ASCII.
         let (lowered, all_ascii) = join_lowered(&kept, size);
         let raw = (!all_ascii).then(|| join(&kept, size));
+        // No needle holds a line break, so the text holds one of these where a piece does;
+        // ASCII pieces hold neither.
+        let ascii_safe = all_ascii || !kept.iter().any(|piece| lowers_to_ascii(piece));
         let mut starts = Vec::with_capacity(counts.len());
         let mut total = 0usize;
         for &count in counts {
             starts.push(total);
             total = total.saturating_add(count);
         }
-        // memmem over the UTF-8 of U+0130 and U+212A: far faster than `str::contains(char)`.
-        let ascii_safe = raw.as_deref().is_none_or(|raw| {
-            !(memmem::find(raw.as_bytes(), "\u{130}".as_bytes()).is_some()
-                || memmem::find(raw.as_bytes(), "\u{212a}".as_bytes()).is_some())
-        });
         Ok(Self {
             raw,
             starts,
@@ -252,6 +250,15 @@ fn join_lowered(pieces: &[&str], size: usize) -> (Vec<u8>, bool) {
         }
     }
     (joined, all_ascii)
+}
+
+/// Whether `piece` holds U+0130 or U+212A, the only non-ASCII characters whose lower case
+/// holds ASCII (never when it is ASCII).
+fn lowers_to_ascii(piece: &str) -> bool {
+    // memmem over their UTF-8: far faster than `str::contains(char)`.
+    !piece.is_ascii()
+        && (memmem::find(piece.as_bytes(), "\u{130}".as_bytes()).is_some()
+            || memmem::find(piece.as_bytes(), "\u{212a}".as_bytes()).is_some())
 }
 
 /// `pieces` joined with newlines.

@@ -154,3 +154,14 @@ fn an_all_ascii_index_answers_as_one_that_keeps_its_text() {
     assert_eq!(ascii.search("CAF\u{c9}"), Some(vec![]));
     assert_eq!(ascii.find_word("port"), Some(vec![(0, 2)]));
 }
+
+#[test]
+fn a_dotted_capital_i_in_any_piece_sends_ascii_needles_to_the_full_lower_case() {
+    // The first piece ASCII, the second not ASCII but without either character.
+    let mut idx = index(&["plain", "caf\u{e9}", "\u{130}x\n\u{212a}m"], &[1, 1, 2]);
+    assert_eq!(idx.search("i"), Some(vec![(0, 0), (2, 0)]));
+    assert_eq!(idx.search("km"), Some(vec![(2, 1)]));
+    assert_eq!(idx.find_word("KM"), Some(vec![(2, 1)]));
+    let mut without = index(&["plain", "caf\u{e9}"], &[1, 1]);
+    assert_eq!(without.search("i"), Some(vec![(0, 0)]));
+}
