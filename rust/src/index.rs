@@ -5,8 +5,8 @@
 //! hit is mapped back to its entry by counting separators. ASCII needles search the text
 //! lower-cased ASCII-only when the text holds neither U+0130 nor U+212A (the only non-ASCII
 //! characters whose lower case holds ASCII), which skips Unicode lower-casing altogether.
-//! The ASCII lower case is built as the entries are joined; the text as given is kept too only
-//! when some entry is not ASCII (ASCII text needs nothing else).
+//! The ASCII lower case is built with the index; the text as given is kept too only when some
+//! entry is not ASCII (ASCII text needs nothing else).
 
 use std::collections::HashMap;
 
@@ -69,10 +69,20 @@ impl TextIndex {
             .collect();
         // The exact size: the joined text is built without growing (it can be large).
         let size = kept.iter().map(|piece| piece.len()).sum::<usize>() + kept.len();
-        // The ASCII lower case is what nearly every search reads: built now, while the
-        // pieces are in cache; the text as given too only when some piece is not ASCII.
-        let (lowered, all_ascii) = join_lowered(&kept, size);
-        let raw = (!all_ascii).then(|| join(&kept, size));
+        // The ASCII lower case is what nearly every search reads: built now, in place of
+        // the joined text when that is ASCII (nothing then needs the text as given).
+        let joined = join(&kept, size);
+        let all_ascii = joined.is_ascii();
+        let (raw, lowered) = if all_ascii {
+            let mut lowered = joined.into_bytes();
+            lowered.make_ascii_lowercase();
+            (None, lowered)
+        } else {
+            let mut lowered = crate::spare::buffer(joined.len());
+            lowered.extend_from_slice(joined.as_bytes());
+            lowered.make_ascii_lowercase();
+            (Some(joined), lowered)
+        };
         // No needle holds a line break, so the text holds one of these where a piece does;
         // ASCII pieces hold neither.
         let ascii_safe = all_ascii || !kept.iter().any(|piece| lowers_to_ascii(piece));
@@ -231,25 +241,6 @@ impl Drop for TextIndex {
             crate::spare::recycle(lowered.into_bytes());
         }
     }
-}
-
-/// `pieces` joined with newlines and lower-cased ASCII-only (`bytes.lower`), and whether
-/// every piece is ASCII (then that is `str.lower` of the text too).
-fn join_lowered(pieces: &[&str], size: usize) -> (Vec<u8>, bool) {
-    let mut joined = crate::spare::buffer(size);
-    let mut all_ascii = true;
-    for (number, piece) in pieces.iter().enumerate() {
-        all_ascii = all_ascii && piece.is_ascii();
-        if number > 0 {
-            joined.push(SEPARATOR);
-        }
-        let at = joined.len();
-        joined.extend_from_slice(piece.as_bytes());
-        if let Some(added) = joined.get_mut(at..) {
-            added.make_ascii_lowercase(); // while the piece is still in cache
-        }
-    }
-    (joined, all_ascii)
 }
 
 /// Whether `piece` holds U+0130 or U+212A, the only non-ASCII characters whose lower case
