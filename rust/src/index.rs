@@ -5,6 +5,8 @@
 //! hit is mapped back to its entry by counting separators. ASCII needles search the text
 //! lower-cased ASCII-only when the text holds neither U+0130 nor U+212A (the only non-ASCII
 //! characters whose lower case holds ASCII), which skips Unicode lower-casing altogether.
+//! The ASCII lower case is built with the index; the text as given is kept too only when some
+//! entry is not ASCII (ASCII text needs nothing else).
 
 use std::collections::HashMap;
 
@@ -26,11 +28,14 @@ pub struct LengthMismatch {
 }
 
 pub struct TextIndex {
-    raw: String,
+    /// The joined entries as given; `None` when all are ASCII (`ascii_lowered` is then all
+    /// any search reads).
+    raw: Option<String>,
     starts: Vec<usize>,
     total: usize,
     ascii_safe: bool,
-    ascii_lowered: Option<Vec<u8>>,
+    /// The joined entries lower-cased ASCII-only (`bytes.lower`).
+    ascii_lowered: Vec<u8>,
     full_lowered: Option<String>,
     cache: HashMap<String, Vec<Hit>>,
     /// Where each entry starts in `raw` (built for the first whole-word search).
@@ -64,26 +69,35 @@ impl TextIndex {
             .collect();
         // The exact size: the joined text is built without growing (it can be large).
         let size = kept.iter().map(|piece| piece.len()).sum::<usize>() + kept.len();
-        let mut raw = crate::spare::string(size);
-        for (number, piece) in kept.iter().enumerate() {
-            if number > 0 {
-                raw.push(char::from(SEPARATOR));
-            }
-            raw.push_str(piece);
-        }
+        // The ASCII lower case is what nearly every search reads: built now, in place of
+        // the joined text when that is ASCII (nothing then needs the text as given).
+        let joined = join(&kept, size);
+        let all_ascii = joined.is_ascii();
+        let (raw, lowered) = if all_ascii {
+            let mut lowered = joined.into_bytes();
+            lowered.make_ascii_lowercase();
+            (None, lowered)
+        } else {
+            let mut lowered = crate::spare::buffer(joined.len());
+            lowered.extend_from_slice(joined.as_bytes());
+            lowered.make_ascii_lowercase();
+            (Some(joined), lowered)
+        };
+        // No needle holds a line break, so the text holds one of these where a piece does;
+        // ASCII pieces hold neither.
+        let ascii_safe = all_ascii || !kept.iter().any(|piece| lowers_into_ascii(piece));
         let mut starts = Vec::with_capacity(counts.len());
         let mut total = 0usize;
         for &count in counts {
             starts.push(total);
             total = total.saturating_add(count);
         }
-        let ascii_safe = !lowers_into_ascii(&raw);
         Ok(Self {
             raw,
             starts,
             total,
             ascii_safe,
-            ascii_lowered: None,
+            ascii_lowered: lowered,
             full_lowered: None,
             cache: HashMap::new(),
             entry_starts: None,
@@ -98,91 +112,105 @@ impl TextIndex {
     /// Entries holding `needle` case-insensitively, each once, in order; `None` when the
     /// needle holds a line break or NUL (the caller checks entry by entry).
     pub fn search(&mut self, needle: &str) -> Option<Vec<Hit>> {
-        let lowered = lower(needle);
-        if lowered.contains(['\n', '\r', '\0']) {
-            return None;
+        let lowered = searchable(needle)?;
+        Some(self.search_lowered(&lowered, None))
+    }
+
+    /// [`search`](Self::search) of a needle already lower-cased and searchable, with its
+    /// finder when the caller has one.
+    fn search_lowered(&mut self, lowered: &str, finder: Option<&memmem::Finder<'_>>) -> Vec<Hit> {
+        if let Some(hits) = self.cache.get(lowered) {
+            return hits.clone();
         }
-        if let Some(hits) = self.cache.get(&lowered) {
-            return Some(hits.clone());
-        }
+        let own;
+        let finder = match finder {
+            Some(finder) => finder,
+            None => {
+                own = memmem::Finder::new(lowered.as_bytes());
+                &own
+            }
+        };
         let found: Vec<usize> = if self.total == 0 {
             Vec::new()
         } else if lowered.is_empty() {
             (0..self.total).collect()
         } else if self.ascii_safe && lowered.is_ascii() {
-            hits(self.ascii_lowered(), lowered.as_bytes())
+            hits(&self.ascii_lowered, finder)
         } else {
-            hits(self.full_lowered().as_bytes(), lowered.as_bytes())
+            hits(self.full_lowered(), finder)
         };
         let located = self.locate(&found);
-        self.cache.insert(lowered, located.clone());
-        Some(located)
+        self.cache.insert(lowered.to_owned(), located.clone());
+        located
     }
 
     /// `find_word` for each form, in one call. Each form is found with `memmem`: one
     /// multi-substring pass for all (Aho-Corasick, Teddy) measured slower on these traces.
     pub fn find_words(&mut self, forms: &[&str]) -> Vec<Option<Vec<Hit>>> {
-        forms.iter().map(|form| self.find_word(form)).collect()
+        self.find_forms(&Forms::new(forms))
+    }
+
+    /// [`find_words`](Self::find_words) for forms prepared once for several indexes.
+    pub fn find_forms(&mut self, forms: &Forms<'_>) -> Vec<Option<Vec<Hit>>> {
+        forms.0.iter().map(|form| self.find_form(form)).collect()
     }
 
     /// Entries holding `form` as a whole word (`tracegrade._text.form_pattern`) among those
     /// holding it case-insensitively (`search`), in order; `None` as for `search`.
     pub fn find_word(&mut self, form: &str) -> Option<Vec<Hit>> {
-        let hits = self.search(form)?;
-        let word = Word::new(form);
+        self.find_form(&Form::new(form))
+    }
+
+    fn find_form(&mut self, form: &Form<'_>) -> Option<Vec<Hit>> {
+        let (lowered, finder) = form.searched.as_ref()?;
+        let hits = self.search_lowered(lowered, Some(finder));
+        let word = &form.word;
         if word.edgeless() || hits.is_empty() {
             return Some(hits);
         }
-        let lowered = lower(form);
-        let finder = memmem::Finder::new(lowered.as_bytes());
-        self.ascii_lowered(); // ASCII entries are searched there, byte for byte as in `raw`
-        let raw = &self.raw;
-        let folded = self.ascii_lowered.as_deref().unwrap_or_default();
+        let raw = self.raw.as_deref();
+        // ASCII entries are searched there, byte for byte as in `raw` (of the same length).
+        let folded = self.ascii_lowered.as_slice();
+        let len = folded.len();
+        // The line breaks are where they are in every form of the text.
         let entry_starts = self
             .entry_starts
-            .get_or_insert_with(|| entry_starts(raw.as_bytes()));
+            .get_or_insert_with(|| entry_starts(raw.map_or(folded, str::as_bytes)));
+        let starts = &self.starts;
         let span = |&(segment, index): &Hit| {
-            let number = self.starts.get(segment).copied().unwrap_or(0) + index;
-            let start = entry_starts.get(number).copied().unwrap_or(raw.len());
+            let number = starts.get(segment).copied().unwrap_or(0) + index;
+            let start = entry_starts.get(number).copied().unwrap_or(len);
             let end = entry_starts
                 .get(number + 1)
-                .map_or(raw.len(), |next| next.saturating_sub(1));
+                .map_or(len, |next| next.saturating_sub(1));
             start..end
         };
-        Some(
-            hits.iter()
-                .filter(|hit| {
-                    let range = span(hit);
-                    let text = raw.get(range.clone()).unwrap_or_default();
-                    if text.is_ascii() {
-                        // Only an ASCII lower case can occur in ASCII text (and `search` saw it).
-                        lowered.is_ascii()
-                            && found_in_ascii(&word, folded.get(range).unwrap_or_default(), &finder)
-                    } else {
-                        word.found_in(text)
-                    }
-                })
-                .copied()
-                .collect(),
-        )
+        let mut kept = hits;
+        kept.retain(|hit| {
+            let range = span(hit);
+            match raw.and_then(|raw| raw.get(range.clone())) {
+                Some(text) if !text.is_ascii() => word.found_in(text),
+                // Only an ASCII lower case can occur in ASCII text (and `search` saw it).
+                _ => {
+                    lowered.is_ascii()
+                        && found_in_ascii(word, folded.get(range).unwrap_or_default(), finder)
+                }
+            }
+        });
+        Some(kept)
     }
 
-    fn ascii_lowered(&mut self) -> &[u8] {
-        let raw = &self.raw;
-        self.ascii_lowered.get_or_insert_with(|| {
-            let mut out = crate::spare::buffer(raw.len());
-            out.extend(raw.bytes().map(|byte| byte.to_ascii_lowercase()));
-            out
-        })
-    }
-
-    fn full_lowered(&mut self) -> &str {
-        let raw = &self.raw;
-        self.full_lowered.get_or_insert_with(|| {
-            let mut out = crate::spare::string(raw.len());
-            lower_into(raw, &mut out);
-            out
-        })
+    fn full_lowered(&mut self) -> &[u8] {
+        let Some(raw) = &self.raw else {
+            return &self.ascii_lowered; // all ASCII: `str.lower` is the ASCII lower case
+        };
+        self.full_lowered
+            .get_or_insert_with(|| {
+                let mut out = crate::spare::string(raw.len());
+                lower_into(raw, &mut out);
+                out
+            })
+            .as_bytes()
     }
 
     /// Map global entry numbers (ascending) to `(segment, entry within segment)`.
@@ -205,14 +233,26 @@ impl TextIndex {
 impl Drop for TextIndex {
     /// The big buffers go to the next index built on this thread (see crate::spare).
     fn drop(&mut self) {
-        crate::spare::recycle(std::mem::take(&mut self.raw).into_bytes());
-        if let Some(lowered) = self.ascii_lowered.take() {
-            crate::spare::recycle(lowered);
+        if let Some(raw) = self.raw.take() {
+            crate::spare::recycle(raw.into_bytes());
         }
+        crate::spare::recycle(std::mem::take(&mut self.ascii_lowered));
         if let Some(lowered) = self.full_lowered.take() {
             crate::spare::recycle(lowered.into_bytes());
         }
     }
+}
+
+/// `pieces` joined with newlines.
+fn join(pieces: &[&str], size: usize) -> String {
+    let mut raw = crate::spare::string(size);
+    for (number, piece) in pieces.iter().enumerate() {
+        if number > 0 {
+            raw.push(char::from(SEPARATOR));
+        }
+        raw.push_str(piece);
+    }
+    raw
 }
 
 /// Where each `\n`-delimited entry of `raw` starts.
@@ -222,9 +262,70 @@ fn entry_starts(raw: &[u8]) -> Vec<usize> {
     starts
 }
 
-/// Numbers of the `\n`-delimited entries of `haystack` holding `needle`, once each.
-fn hits(haystack: &[u8], needle: &[u8]) -> Vec<usize> {
-    let finder = memmem::Finder::new(needle);
+/// A form prepared for whole-word search: lower-cased with its finder (`None`: it holds a
+/// line break or NUL) and compiled ([`Word`]).
+#[derive(Clone)]
+struct Form<'f> {
+    searched: Option<(String, memmem::Finder<'static>)>,
+    word: Word<'f>,
+}
+
+impl<'f> Form<'f> {
+    fn new(form: &'f str) -> Self {
+        let searched = searchable(form).map(|lowered| {
+            let finder = memmem::Finder::new(lowered.as_bytes()).into_owned();
+            (lowered, finder)
+        });
+        Self {
+            searched,
+            word: Word::new(form),
+        }
+    }
+}
+
+/// Forms prepared once for [`TextIndex::find_forms`] over several indexes (each field's).
+pub struct Forms<'f>(Vec<Form<'f>>);
+
+impl<'f> Forms<'f> {
+    pub fn new(forms: &[&'f str]) -> Self {
+        Self(forms.iter().map(|form| Form::new(form)).collect())
+    }
+
+    /// How many forms there are.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The forms numbered `numbers` (in that order), as prepared here.
+    pub fn subset(&self, numbers: &[usize]) -> Self {
+        Self(
+            numbers
+                .iter()
+                .filter_map(|&number| self.0.get(number).cloned())
+                .collect(),
+        )
+    }
+
+    /// The forms as given, in order.
+    pub fn texts(&self) -> impl Iterator<Item = &'f str> + '_ {
+        self.0.iter().map(|form| form.word.form())
+    }
+}
+
+/// A needle lower-cased, or `None` when it holds a line break or NUL (the index joins
+/// entries with line breaks, and writes those inside an entry as NUL).
+fn searchable(needle: &str) -> Option<String> {
+    let lowered = lower(needle);
+    (!lowered.contains(['\n', '\r', '\0'])).then_some(lowered)
+}
+
+/// Numbers of the `\n`-delimited entries of `haystack` holding `finder`'s needle, once each.
+fn hits(haystack: &[u8], finder: &memmem::Finder<'_>) -> Vec<usize> {
+    let needle = finder.needle();
     let mut found = Vec::new();
     let mut index = 0;
     let mut start = 0;
@@ -251,99 +352,4 @@ fn hits(haystack: &[u8], needle: &[u8]) -> Vec<usize> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::TextIndex;
-
-    fn index(pieces: &[&str], counts: &[usize]) -> TextIndex {
-        match TextIndex::new(pieces.iter().copied(), counts) {
-            Ok(index) => index,
-            Err(error) => unreachable!("{}", error.message),
-        }
-    }
-
-    #[test]
-    fn finds_each_entry_once_across_segments() {
-        let mut idx = index(&["Alpha\nbeta alpha", "", "ALPHA"], &[2, 0, 1]);
-        assert_eq!(idx.search("alpha"), Some(vec![(0, 0), (0, 1), (2, 0)]));
-        assert_eq!(idx.search("Beta"), Some(vec![(0, 1)]));
-        assert_eq!(idx.search("gamma"), Some(vec![]));
-        assert_eq!(idx.total(), 3);
-    }
-
-    #[test]
-    fn line_breaks_and_nul_in_needles_are_left_to_the_caller() {
-        let mut idx = index(&["a\nb"], &[2]);
-        assert_eq!(idx.search("a\nb"), None);
-        assert_eq!(idx.search("a\rb"), None);
-        assert_eq!(idx.search("\0"), None);
-    }
-
-    #[test]
-    fn empty_needle_finds_every_entry() {
-        let mut idx = index(&["x\ny", "z"], &[2, 1]);
-        assert_eq!(idx.search(""), Some(vec![(0, 0), (0, 1), (1, 0)]));
-        let mut empty = index(&[], &[]);
-        assert_eq!(empty.search(""), Some(vec![]));
-    }
-
-    #[test]
-    fn dotted_capital_i_takes_the_unicode_path() {
-        // "İ" lower-cases to "i̇": an ASCII "i" appears only after full lower-casing.
-        let mut idx = index(&["\u{130}x", "\u{212a}m"], &[1, 1]);
-        assert_eq!(idx.search("i"), Some(vec![(0, 0)]));
-        assert_eq!(idx.search("KM"), Some(vec![(1, 0)]));
-    }
-
-    #[test]
-    fn whole_words_are_checked_in_the_entry_they_were_found_in() {
-        let mut idx = index(&["port 80\nports", "", "PORT\nsupport"], &[2, 0, 2]);
-        assert_eq!(idx.find_word("Port"), Some(vec![(0, 0), (2, 0)]));
-        assert_eq!(idx.find_word("or"), Some(vec![]));
-        // No letter or digit at either end: every substring hit counts.
-        assert_eq!(idx.find_word(" "), Some(vec![(0, 0)]));
-        assert_eq!(idx.find_word("a\nb"), None);
-    }
-
-    #[test]
-    fn many_forms_at_once_find_what_each_finds_alone() {
-        let pieces = ["port 80\nports", "", "PORT\nsupport \u{e9}t\u{c9}", "sup"];
-        let counts = [2, 0, 2, 1];
-        let forms = [
-            "port",
-            "Port",
-            "or",
-            "sup",
-            "\u{c9}T\u{e9}",
-            "",
-            "a\nb",
-            "zzz",
-            "p",
-        ];
-        let mut many = index(&pieces, &counts);
-        let together = many.find_words(&forms);
-        for (form, found) in forms.iter().zip(together) {
-            let mut alone = index(&pieces, &counts);
-            assert_eq!(found, alone.find_word(form), "{form}");
-            assert_eq!(many.search(form), alone.search(form), "{form}");
-        }
-    }
-
-    #[test]
-    fn whole_words_in_non_ascii_entries_follow_re() {
-        // "ſ" (U+017F) is an "s" to re.IGNORECASE, not to str.lower: the substring hit
-        // "xas" is inside a word, the whole word "aſ" is another spelling.
-        let mut idx = index(&["xas a\u{17f}", "caf\u{e9}s caf\u{c9}"], &[1, 1]);
-        assert_eq!(idx.find_word("as"), Some(vec![(0, 0)]));
-        assert_eq!(idx.find_word("CAF\u{c9}"), Some(vec![(1, 0)]));
-        assert_eq!(idx.find_word("caf"), Some(vec![]));
-    }
-
-    #[test]
-    fn mismatched_lengths_say_what_zip_says() {
-        let short = TextIndex::new(["a"].into_iter(), &[1, 1]).err();
-        assert_eq!(
-            short.map(|e| e.message),
-            Some(String::from("zip() argument 2 is longer than argument 1"))
-        );
-    }
-}
+mod tests;

@@ -7,6 +7,8 @@
 //! equivalents it lists (`s` and U+017F...), not by `str.lower`. The tables come from the
 //! interpreter (`crate::chars`; char_tables.py checks them against `re` first).
 
+use std::cell::OnceCell;
+
 use memchr::memmem;
 
 use crate::chars::{is_alnum, is_sre_cased, literal_key};
@@ -22,6 +24,14 @@ enum Literal {
 
 impl Literal {
     fn of(c: char) -> Self {
+        if c.is_ascii() {
+            // The ASCII letters are exactly ASCII's cased characters (tested below).
+            return if c.is_ascii_alphabetic() {
+                Self::Folded(literal_key(c))
+            } else {
+                Self::Exact(c)
+            };
+        }
         if is_sre_cased(c) {
             Self::Folded(literal_key(c))
         } else {
@@ -37,22 +47,30 @@ impl Literal {
     }
 }
 
-/// A form compiled for whole-word search.
-#[derive(Debug)]
-pub struct Word {
-    literals: Vec<Literal>,
+/// A form compiled for whole-word search; its literals only when a text needs them
+/// character by character (ASCII text is decided from its ASCII lower case).
+#[derive(Debug, Clone)]
+pub struct Word<'f> {
+    form: &'f str,
+    literals: OnceCell<Vec<Literal>>,
     /// Whether the form starts / ends with a letter or digit (then that edge is checked).
     pub head: bool,
     pub tail: bool,
 }
 
-impl Word {
-    pub fn new(form: &str) -> Self {
+impl<'f> Word<'f> {
+    pub fn new(form: &'f str) -> Self {
         Self {
-            literals: form.chars().map(Literal::of).collect(),
+            form,
+            literals: OnceCell::new(),
             head: form.chars().next().is_some_and(is_alnum),
             tail: form.chars().next_back().is_some_and(is_alnum),
         }
+    }
+
+    /// The form as given.
+    pub fn form(&self) -> &'f str {
+        self.form
     }
 
     /// Whether neither edge is checked: then any substring hit is a hit.
@@ -62,8 +80,11 @@ impl Word {
 
     /// Whether `text` holds the form as `form_pattern(form).search(text)` finds it.
     pub fn found_in(&self, text: &str) -> bool {
+        let literals = self
+            .literals
+            .get_or_init(|| self.form.chars().map(Literal::of).collect());
         let chars: Vec<char> = text.chars().collect();
-        let width = self.literals.len();
+        let width = literals.len();
         if width > chars.len() {
             return false;
         }
@@ -71,7 +92,7 @@ impl Word {
             let shown = chars.get(start..start + width).is_some_and(|window| {
                 window
                     .iter()
-                    .zip(&self.literals)
+                    .zip(literals)
                     .all(|(&c, literal)| literal.matches(c))
             });
             // The edges only where the form matched (most starts fail at its first literal).
@@ -107,8 +128,8 @@ pub fn found_in_ascii(word: &Word, text: &[u8], finder: &memmem::Finder<'_>) -> 
 
 #[cfg(test)]
 mod tests {
-    use super::{Word, found_in_ascii};
-    use crate::chars::is_alnum;
+    use super::{Literal, Word, found_in_ascii};
+    use crate::chars::{is_alnum, is_sre_cased, literal_key};
     use memchr::memmem::Finder;
 
     #[test]
@@ -116,6 +137,18 @@ mod tests {
         assert!(is_alnum('a') && is_alnum('7') && is_alnum('é') && is_alnum('日'));
         assert!(is_alnum('²') && is_alnum('٣'));
         assert!(!is_alnum('_') && !is_alnum('-') && !is_alnum('\u{301}'));
+    }
+
+    #[test]
+    fn ascii_literals_are_what_the_tables_make_of_them() {
+        for c in (0u8..0x80).map(char::from) {
+            let tabled = if is_sre_cased(c) {
+                Literal::Folded(literal_key(c))
+            } else {
+                Literal::Exact(c)
+            };
+            assert_eq!(Literal::of(c), tabled, "{c:?}");
+        }
     }
 
     #[test]

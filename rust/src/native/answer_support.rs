@@ -8,10 +8,11 @@
 use std::collections::{HashMap, HashSet};
 
 use super::answer_claims::{asked_figures, asked_texts, extract_answer_claims};
-use super::observe::{Field, Observations};
+use super::observe::{Field, Observations, Place};
 use super::{Fallback, Trace};
 use crate::claims::{Claim, Lexicon};
 use crate::figures::extract::{Extractor, Figure};
+use crate::index::Forms;
 
 /// One entry of a grade's `extracted` list: the claim's plain values with its support.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,48 +34,68 @@ pub struct ExtractedClaim {
 /// The evidence the graded figures found, by `(start, end, value)` (empty: unsourced).
 pub type FigureEvidence = HashMap<(usize, usize, String), Vec<String>>;
 
-/// Every form of `claims`, each once, in claim order.
-fn forms_of<'c>(claims: &[&'c Claim]) -> Vec<&'c str> {
-    let mut seen = HashSet::new();
-    claims
-        .iter()
-        .flat_map(|claim| claim.forms.iter().map(String::as_str))
-        .filter(|form| seen.insert(*form))
-        .collect()
+/// Every form of the worded claims, each once, in claim order, and each claim's forms as
+/// numbers into that list (one lookup per form written; a repeat keeps its number).
+struct FormTable<'c> {
+    forms: Vec<&'c str>,
+    of_claim: Vec<Vec<usize>>,
 }
 
-/// Per form, the ids of the observations showing it in any of `fields`, field by field.
-fn ids_by_form<'f>(
+impl<'c> FormTable<'c> {
+    fn new(claims: &[&'c Claim]) -> Self {
+        let mut number: HashMap<&str, usize> = HashMap::new();
+        let mut forms = Vec::new();
+        let of_claim = claims
+            .iter()
+            .map(|claim| {
+                claim
+                    .forms
+                    .iter()
+                    .map(|form| {
+                        *number.entry(form.as_str()).or_insert_with(|| {
+                            forms.push(form.as_str());
+                            forms.len() - 1
+                        })
+                    })
+                    .collect()
+            })
+            .collect();
+        Self { forms, of_claim }
+    }
+}
+
+/// Per form, the places of the observations showing it in any of `fields`, field by field.
+fn places_by_form(
     observations: &mut Observations<'_>,
-    forms: &[&'f str],
+    forms: &Forms<'_>,
     fields: &[Field],
-) -> Result<HashMap<&'f str, Vec<String>>, Fallback> {
-    let mut found: HashMap<&str, Vec<String>> = forms.iter().map(|&f| (f, Vec::new())).collect();
+) -> Result<Vec<Vec<Place>>, Fallback> {
+    let mut found = vec![Vec::new(); forms.len()];
     if forms.is_empty() {
         return Ok(found); // no form: no index to build
     }
     for &field in fields {
-        let ids = observations.find_word_ids(forms, field)?;
-        if ids.len() != forms.len() {
+        let places = observations.find_word_places(forms, field)?;
+        if places.len() != forms.len() {
             return Err(Fallback("the word search answered for other forms"));
         }
-        for (form, ids) in forms.iter().zip(ids) {
-            found.entry(form).or_default().extend(ids);
+        for (all, places) in found.iter_mut().zip(places) {
+            all.extend(places);
         }
     }
     Ok(found)
 }
 
-/// The ids showing any form of the claim, each once, in form order.
-fn shown(claim: &Claim, ids: &HashMap<&str, Vec<String>>) -> Vec<String> {
+/// The places showing any of a claim's forms, each once, in form order (ids name places
+/// one for one, so this is the reference's order of distinct ids).
+fn shown(forms: &[usize], places: &[Vec<Place>]) -> Vec<Place> {
     let mut seen = HashSet::new();
-    claim
-        .forms
+    forms
         .iter()
-        .filter_map(|form| ids.get(form.as_str()))
+        .filter_map(|&form| places.get(form))
         .flatten()
-        .filter(|id| seen.insert(id.as_str()))
-        .cloned()
+        .filter(|&&place| seen.insert(place))
+        .copied()
         .collect()
 }
 
@@ -86,21 +107,39 @@ pub fn support_answer_claims(
     figure_evidence: &FigureEvidence,
 ) -> Result<Vec<ExtractedClaim>, Fallback> {
     let worded: Vec<&Claim> = claims.iter().filter(|c| c.kind != "figure").collect();
-    // Every form in one search per field; names only for the claims no line shows.
-    let read_ids = ids_by_form(
-        observations,
-        &forms_of(&worded),
-        &[Field::Text, Field::Source],
-    )?;
-    let read: Vec<Vec<String>> = worded.iter().map(|c| shown(c, &read_ids)).collect();
-    let unread: Vec<&Claim> = worded
+    let table = FormTable::new(&worded);
+    // Every form prepared once and searched once per field; names only for the forms of
+    // the claims no line shows.
+    let prepared = Forms::new(&table.forms);
+    let read_places = places_by_form(observations, &prepared, &[Field::Text, Field::Source])?;
+    let read: Vec<Vec<Place>> = table
+        .of_claim
+        .iter()
+        .map(|forms| shown(forms, &read_places))
+        .collect();
+    let mut unread: Vec<usize> = Vec::new(); // form numbers, each once, in claim order
+    let mut taken = vec![false; table.forms.len()];
+    for (forms, _) in table
+        .of_claim
         .iter()
         .zip(&read)
-        .filter(|(_, ids)| ids.is_empty())
-        .map(|(claim, _)| *claim)
-        .collect();
-    let named_ids = ids_by_form(observations, &forms_of(&unread), &[Field::Name])?;
-    let mut read = read.into_iter(); // in the order of `worded`
+        .filter(|(_, p)| p.is_empty())
+    {
+        for &form in forms {
+            if let Some(seen @ false) = taken.get_mut(form) {
+                *seen = true;
+                unread.push(form);
+            }
+        }
+    }
+    let found_named = places_by_form(observations, &prepared.subset(&unread), &[Field::Name])?;
+    let mut named_places = vec![Vec::new(); table.forms.len()];
+    for (&form, places) in unread.iter().zip(found_named) {
+        if let Some(slot) = named_places.get_mut(form) {
+            *slot = places;
+        }
+    }
+    let mut read = read.into_iter().zip(&table.of_claim); // in the order of `worded`
     let mut supported = Vec::with_capacity(claims.len());
     for claim in claims {
         let (support, evidence) = if claim.kind == "figure" {
@@ -115,15 +154,15 @@ pub fn support_answer_claims(
                 seen,
             )
         } else {
-            let ids = read.next().unwrap_or_default();
-            if !ids.is_empty() {
-                ("read", ids)
+            let (places, forms) = read.next().ok_or(Fallback("a claim without its forms"))?;
+            if !places.is_empty() {
+                ("read", observations.ids(&places)?)
             } else {
-                let named = shown(claim, &named_ids);
+                let named = shown(forms, &named_places);
                 if named.is_empty() {
-                    ("unsupported", named)
+                    ("unsupported", Vec::new())
                 } else {
-                    ("named-only", named)
+                    ("named-only", observations.ids(&named)?)
                 }
             }
         };

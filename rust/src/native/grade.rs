@@ -133,13 +133,13 @@ fn support_claim(
     observations: &mut Observations<'_>,
     figure_seen: Option<&String>,
 ) -> Result<(&'static str, Vec<String>), Fallback> {
-    let mut read = observations.find_ids(claim.text, Field::Text)?;
-    let by_source = observations.find_ids(claim.text, Field::Source)?;
+    let mut read = observations.find_places(claim.text, Field::Text)?;
+    let by_source = observations.find_places(claim.text, Field::Source)?;
     if !read.is_empty() || !by_source.is_empty() {
         read.extend(by_source);
-        let mut seen = HashSet::new();
-        read.retain(|id| seen.insert(id.clone()));
-        return Ok(("read", read));
+        let mut seen = HashSet::new(); // places name ids one for one
+        read.retain(|&place| seen.insert(place));
+        return Ok(("read", observations.ids(&read)?));
     }
     if let Some(frame) = figure_seen {
         return Ok(("read", vec![frame.clone()]));

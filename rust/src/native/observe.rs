@@ -26,6 +26,10 @@ pub enum Field {
     Name,
 }
 
+/// Where an observation is: its segment's number and its 0-based position in that segment
+/// (an id once written, `f4.2`, see `Observations::ids`).
+pub type Place = (usize, usize);
+
 /// A line observation's number: as the tool wrote it, or counted from 1.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum LineNumber {

@@ -85,6 +85,33 @@ fn read_then_named_then_unsupported_and_figures_by_their_evidence() {
 }
 
 #[test]
+fn evidence_is_each_observation_once_in_form_order_over_repeated_forms() {
+    let json = trace_json("go", &[LISTING, READ]);
+    let value = parse(json.as_bytes()).unwrap();
+    let trace = validate(&value).unwrap();
+    let mut observations = observe(&trace).unwrap();
+    let claims = [
+        // A repeated form, one line shown by two forms, the document by its name last.
+        claim(
+            "identifier",
+            "again",
+            0,
+            &["again", "PORT", "again", "app/config.ts"],
+        ),
+        // A prefix of a shown word is not shown (nor is the name "app/config.ts" by "app/c").
+        claim("identifier", "por", 10, &["por", "app/c"]),
+    ];
+    let found = support_answer_claims(&claims, &mut observations, &FigureEvidence::new());
+    assert_eq!(
+        support(&found.unwrap()),
+        [
+            ("again", "read", vec!["f4.2", "f4.1"]),
+            ("por", "unsupported", vec![]),
+        ]
+    );
+}
+
+#[test]
 fn no_worded_claim_builds_no_index() {
     let json = trace_json("go", &[LISTING]);
     let value = parse(json.as_bytes()).unwrap();

@@ -8,8 +8,8 @@ use std::borrow::Cow;
 use memchr::{memchr, memchr_iter, memchr2, memchr2_iter};
 
 use super::decode::Source;
-use super::{Field, LineNumber, Observations, Segment, Sighting};
-use crate::index::TextIndex;
+use super::{Field, LineNumber, Observations, Place, Segment, Sighting};
+use crate::index::{Forms, TextIndex};
 use crate::lower::lower;
 use crate::native::Fallback;
 use crate::words::Word;
@@ -140,7 +140,17 @@ fn position(source: &Source<'_>, entry: usize, field: Field) -> usize {
 
 /// The id of the observation at `position` (0-based) of a segment (`observation_id`).
 fn observation_id(segment: &Segment<'_>, position: usize) -> String {
-    format!("f{}.{}", segment.frame, segment.first + position)
+    let (mut frame, mut number) = (itoa::Buffer::new(), itoa::Buffer::new());
+    let (frame, number) = (
+        frame.format(segment.frame),
+        number.format(segment.first + position),
+    );
+    let mut id = String::with_capacity(2 + frame.len() + number.len());
+    id.push('f');
+    id.push_str(frame);
+    id.push('.');
+    id.push_str(number);
+    id
 }
 
 impl<'v> Observations<'v> {
@@ -148,10 +158,13 @@ impl<'v> Observations<'v> {
     /// document once, by its first line) or path name contains `needle` case-insensitively.
     pub fn find_ids(&mut self, needle: &str, field: Field) -> Result<Vec<String>, Fallback> {
         let found = self.locate(needle, field)?;
-        found
-            .into_iter()
-            .map(|(number, position)| self.id(number, position))
-            .collect()
+        self.ids(&found)
+    }
+
+    /// [`find_ids`](Self::find_ids) as `(segment, position)` places, which
+    /// [`ids`](Self::ids) writes as ids.
+    pub fn find_places(&mut self, needle: &str, field: Field) -> Result<Vec<Place>, Fallback> {
+        self.locate(needle, field)
     }
 
     /// `Observations.find_word_ids`: for each form, the ids of the observations showing it
@@ -161,13 +174,24 @@ impl<'v> Observations<'v> {
         forms: &[&str],
         field: Field,
     ) -> Result<Vec<Vec<String>>, Fallback> {
+        let places = self.find_word_places(&Forms::new(forms), field)?;
+        places.iter().map(|found| self.ids(found)).collect()
+    }
+
+    /// [`find_word_ids`](Self::find_word_ids) of forms prepared once for every field, as
+    /// `(segment, position)` places, which [`ids`](Self::ids) writes as ids.
+    pub fn find_word_places(
+        &mut self,
+        forms: &Forms<'_>,
+        field: Field,
+    ) -> Result<Vec<Vec<Place>>, Fallback> {
         if self.count == 0 {
             return Ok(vec![Vec::new(); forms.len()]);
         }
-        let found = self.index_for(field)?.find_words(forms);
-        let mut ids = Vec::with_capacity(forms.len());
-        for (form, hits) in forms.iter().zip(found) {
-            let located = match hits {
+        let found = self.index_for(field)?.find_forms(forms);
+        let mut places = Vec::with_capacity(forms.len());
+        for (form, hits) in forms.texts().zip(found) {
+            places.push(match hits {
                 Some(hits) => self.place(hits, field)?,
                 None => {
                     // A line break or NUL: exact, observation by observation.
@@ -176,14 +200,17 @@ impl<'v> Observations<'v> {
                         word.edgeless() || word.found_in(text)
                     })
                 }
-            };
-            let form_ids = located
-                .into_iter()
-                .map(|(number, position)| self.id(number, position))
-                .collect::<Result<_, _>>()?;
-            ids.push(form_ids);
+            });
         }
-        Ok(ids)
+        Ok(places)
+    }
+
+    /// The ids of observations found at `places`, in order.
+    pub fn ids(&self, places: &[Place]) -> Result<Vec<String>, Fallback> {
+        places
+            .iter()
+            .map(|&(number, position)| self.id(number, position))
+            .collect()
     }
 
     /// `Observations.lines_containing`, as sightings: the line observations whose text
@@ -224,18 +251,13 @@ impl<'v> Observations<'v> {
         }
     }
 
-    /// Index hits `(segment, entry)` as `(segment, position)`.
-    fn place(
-        &self,
-        hits: Vec<(usize, usize)>,
-        field: Field,
-    ) -> Result<Vec<(usize, usize)>, Fallback> {
-        hits.into_iter()
-            .map(|(number, entry)| {
-                let segment = self.segments.get(number).ok_or(LOST)?;
-                Ok((number, position(&segment.source, entry, field)))
-            })
-            .collect()
+    /// Index hits `(segment, entry)` as `(segment, position)`, in place.
+    fn place(&self, mut hits: Vec<(usize, usize)>, field: Field) -> Result<Vec<Place>, Fallback> {
+        for (number, entry) in &mut hits {
+            let segment = self.segments.get(*number).ok_or(LOST)?;
+            *entry = position(&segment.source, *entry, field);
+        }
+        Ok(hits)
     }
 
     /// The observations whose `field` lower-cased contains `lowered` and passes `keep`,
