@@ -13,7 +13,12 @@ import pytest
 from tracegrade.traces import parse_native_trace
 from tracegrade.verdicts import grade
 from tracegrade.web import _intake_bound
-from tracegrade.web._intake_bound import GradeLimits, bounded_grade, trace_size
+from tracegrade.web._intake_bound import (
+    GradeLimits,
+    bounded_grade,
+    stop_idle_graders,
+    trace_size,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -27,14 +32,9 @@ LIMITS = GradeLimits(seconds=30)
 @pytest.fixture(autouse=True)
 def no_idle_graders() -> Iterator[None]:
     """Each test starts with no warm grader and leaves none behind."""
-    _stop_idle()
+    stop_idle_graders()
     yield
-    _stop_idle()
-
-
-def _stop_idle() -> None:
-    while _intake_bound._idle:
-        _intake_bound._idle.pop().stop()
+    stop_idle_graders()
 
 
 def _idle_pids() -> list[int | None]:

@@ -36,7 +36,14 @@ if TYPE_CHECKING:
 
     from tracegrade.traces import Trace
 
-__all__ = ["GRADE_MAX_CHARACTERS", "GRADE_SECONDS", "GradeLimits", "bounded_grade", "trace_size"]
+__all__ = [
+    "GRADE_MAX_CHARACTERS",
+    "GRADE_SECONDS",
+    "GradeLimits",
+    "bounded_grade",
+    "stop_idle_graders",
+    "trace_size",
+]
 
 GRADE_SECONDS = 20.0
 """How long grading one received run may take before it is stopped (seconds)."""
@@ -130,6 +137,15 @@ def _take_grader() -> _Grader:
                 return grader
             grader.stop()
     return _Grader()
+
+
+def stop_idle_graders() -> None:
+    """Stop the warm graders waiting for a run (the next run starts a fresh one)."""
+    with _idle_lock:
+        idle = list(_idle)
+        _idle.clear()
+    for grader in idle:
+        grader.stop()
 
 
 def _give_back(grader: _Grader) -> None:
