@@ -140,24 +140,7 @@ pub fn check<'v>(trace: &Trace<'v>, rules: &Rules) -> (Option<String>, Vec<Strin
 #[cfg(test)]
 mod tests {
     use super::first_changing;
-    use crate::native::redaction_rules::{Accept, RuleSpec, Rules};
-
-    /// A rule of `kind` run on texts holding one of `triggers`; `source` `(?i)` is not
-    /// compiled by the core, so the rule changes every text it runs on.
-    fn rule(kind: &str, source: &str, triggers: &[&str]) -> RuleSpec {
-        RuleSpec {
-            kind: kind.into(),
-            source: source.into(),
-            flags: 0,
-            fold: false,
-            triggers: triggers.iter().map(|t| (*t).to_string()).collect(),
-            group: 0,
-            accept: Accept::Any,
-            beside: None,
-            bounded: false,
-            after: String::new(),
-        }
-    }
+    use crate::native::redaction_rules::{RuleSpec, Rules};
 
     fn rules(specs: Vec<RuleSpec>) -> Rules {
         let rules = Rules::new(specs, Vec::new(), None);
@@ -167,7 +150,7 @@ mod tests {
 
     #[test]
     fn a_trigger_spanning_two_texts_does_not_count() {
-        let rules = rules(vec![rule("k", "(?i)x", &["ab", "a\0b"])]);
+        let rules = rules(vec![RuleSpec::sample("k", "(?i)x", 0, &["ab", "a\0b"])]);
         assert_eq!(first_changing(&rules, &["xa", "by"]), None);
         // One holding the separator would be found across it: not inside one text.
         assert_eq!(first_changing(&rules, &["xa", "b"]), None);
@@ -177,7 +160,7 @@ mod tests {
 
     #[test]
     fn a_trigger_at_a_text_start_or_end_counts() {
-        let rules = rules(vec![rule("k", "(?i)x", &["ab"])]);
+        let rules = rules(vec![RuleSpec::sample("k", "(?i)x", 0, &["ab"])]);
         for texts in [
             &["ab"][..],
             &["ab", "z"],
@@ -193,18 +176,18 @@ mod tests {
         assert_eq!(first_changing(&rules, &["", "a", "b", "zb"]), None);
         assert_eq!(first_changing(&rules, &[]), None);
         // The KELVIN SIGN lower-cases to an ASCII "k".
-        let rules = self::rules(vec![rule("k", "(?i)x", &["key"])]);
+        let rules = self::rules(vec![RuleSpec::sample("k", "(?i)x", 0, &["key"])]);
         assert_eq!(first_changing(&rules, &["a", "\u{212a}ey"]), Some("k"));
         // A non-ASCII trigger: every non-ASCII text is lowered in full.
-        let rules = self::rules(vec![rule("k", "(?i)x", &["é"])]);
+        let rules = self::rules(vec![RuleSpec::sample("k", "(?i)x", 0, &["é"])]);
         assert_eq!(first_changing(&rules, &["a", "XÉ"]), Some("k"));
     }
 
     #[test]
     fn the_first_text_that_changes_decides_the_kind() {
         let rules = rules(vec![
-            rule("one", "(?i)x", &["aa"]),
-            rule("two", "(?i)x", &["bb"]),
+            RuleSpec::sample("one", "(?i)x", 0, &["aa"]),
+            RuleSpec::sample("two", "(?i)x", 0, &["bb"]),
         ]);
         assert_eq!(first_changing(&rules, &["x", "bb", "aa"]), Some("two"));
         assert_eq!(first_changing(&rules, &["aa bb"]), Some("one"));
@@ -214,22 +197,26 @@ mod tests {
     #[test]
     fn rules_run_only_on_the_texts_holding_their_triggers() {
         // Compiled: it changes a text holding "sk-" and three letters.
-        let found = Rules::new(vec![rule("sk", "sk-[a-z]{3}", &["sk-"])], Vec::new(), None);
+        let found = Rules::new(
+            vec![RuleSpec::sample("sk", "sk-[a-z]{3}", 0, &["sk-"])],
+            Vec::new(),
+            None,
+        );
         assert_eq!(found.counts(), (1, 0));
         assert_eq!(first_changing(&found, &["sk-", "abc"]), None);
         assert_eq!(first_changing(&found, &["sk-ab", "c sk-abc"]), Some("sk"));
         // A rule with no trigger runs on every text, hits or none.
-        let always = Rules::new(vec![rule("q", "q", &[])], Vec::new(), None);
+        let always = Rules::new(vec![RuleSpec::sample("q", "q", 0, &[])], Vec::new(), None);
         assert_eq!(first_changing(&always, &["a", "b"]), None);
         assert_eq!(first_changing(&always, &["a", "xq"]), Some("q"));
-        let empty = Rules::new(vec![rule("q", "q", &[""])], Vec::new(), None);
+        let empty = Rules::new(vec![RuleSpec::sample("q", "q", 0, &[""])], Vec::new(), None);
         assert_eq!(first_changing(&empty, &["a", "xq"]), Some("q"));
     }
 
     #[test]
     fn a_rule_ignoring_case_sees_the_whole_text_lower_cased() {
         // The buffer holds "É sk-abc" (ASCII-lower-cased only); the rule sees "é sk-abc".
-        let mut folded = rule("sk", "é sk-[a-z]{3}", &["sk-"]);
+        let mut folded = RuleSpec::sample("sk", "é sk-[a-z]{3}", 0, &["sk-"]);
         folded.fold = true;
         let rules = Rules::new(vec![folded], Vec::new(), None);
         assert_eq!(rules.counts(), (1, 0));

@@ -461,12 +461,12 @@ impl Rules {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::{Accept, RuleSpec, Rules, basic, searchable};
-
-    fn spec(source: &str, flags: u32, triggers: &[&str]) -> RuleSpec {
-        RuleSpec {
-            kind: "k".into(),
+impl RuleSpec {
+    /// A rule of `kind` for tests: `source` with `flags`, run on texts holding one of
+    /// `triggers`, no group, no further test, not bounded.
+    pub fn sample(kind: &str, source: &str, flags: u32, triggers: &[&str]) -> Self {
+        Self {
+            kind: kind.into(),
             source: source.into(),
             flags,
             fold: false,
@@ -478,6 +478,11 @@ mod tests {
             after: "_".into(),
         }
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Accept, RuleSpec, Rules, basic, searchable};
 
     fn changes(rules: &Rules, text: &str) -> bool {
         let lowered = crate::lower::lower(text);
@@ -503,7 +508,11 @@ mod tests {
 
     #[test]
     fn a_rule_runs_only_on_a_text_with_its_trigger() {
-        let rules = Rules::new(vec![spec("sk-[a-z]{3}", 0, &["sk-"])], Vec::new(), None);
+        let rules = Rules::new(
+            vec![RuleSpec::sample("k", "sk-[a-z]{3}", 0, &["sk-"])],
+            Vec::new(),
+            None,
+        );
         assert!(changes(&rules, "key sk-abc"));
         assert!(!changes(&rules, "key sk-ab"));
         assert!(!changes(&rules, "key SK-abc")); // the pattern is case-sensitive
@@ -511,7 +520,11 @@ mod tests {
 
     #[test]
     fn a_pattern_the_matcher_cannot_compile_may_match_where_it_runs() {
-        let rules = Rules::new(vec![spec(r"(?i)x\d", 0, &["x"])], Vec::new(), None);
+        let rules = Rules::new(
+            vec![RuleSpec::sample("k", r"(?i)x\d", 0, &["x"])],
+            Vec::new(),
+            None,
+        );
         assert_eq!(rules.counts(), (1, 1));
         assert!(changes(&rules, "x"));
         assert!(!changes(&rules, "y"));
@@ -520,7 +533,12 @@ mod tests {
     #[test]
     fn multiline_anchors_match_at_line_starts() {
         let rules = Rules::new(
-            vec![spec("^cookie: (\\S+)", 8 | 32, &["cookie"])],
+            vec![RuleSpec::sample(
+                "k",
+                "^cookie: (\\S+)",
+                8 | 32,
+                &["cookie"],
+            )],
             Vec::new(),
             None,
         );
@@ -530,7 +548,7 @@ mod tests {
 
     #[test]
     fn accept_bounded_and_group_as_the_reference() {
-        let mut pair = spec(r"token\s*=\s*(\S+)", 32, &["token"]);
+        let mut pair = RuleSpec::sample("k", r"token\s*=\s*(\S+)", 32, &["token"]);
         pair.group = 1;
         pair.accept = Accept::PairValue;
         pair.bounded = true;
