@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 import orjson
 
-from benchmarks._common import DATA, MB, Check, Section, rate, size_text, table
+from benchmarks._common import DATA, MB, Check, Section, print_section, rate, size_text, table
 from benchmarks._generate import GENERATOR_VERSION, SEED, ensure_corpus
 from benchmarks._runner import ray_start
 from tracegrade.suites import grade_runs
@@ -241,11 +241,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=ROUNDS)
     options = parser.parse_args()
     section = run_bulk(options.corpus_mb, options.rounds)
-    print(f"## {section.title}\n")
-    print("\n".join(section.body))
-    for check in section.checks:
-        print(f"\n- {check.metric}: {check.value} (target {check.target}, {check.status})", end="")
-    print()
+    print_section(section)
 
 
 if __name__ == "__main__":

@@ -134,6 +134,15 @@ class Section:
     checks: tuple[Check, ...] = ()
 
 
+def print_section(section: Section) -> None:
+    """Print one section as its module run alone prints it: the body, then its checks."""
+    print(f"## {section.title}\n")
+    print("\n".join(section.body))
+    for check in section.checks:
+        print(f"\n- {check.metric}: {check.value} (target {check.target}, {check.status})", end="")
+    print()
+
+
 def repeat(function: Callable[[], object], times: int) -> Callable[[], None]:
     """A function that calls ``function`` ``times`` times."""
 

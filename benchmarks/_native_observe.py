@@ -20,7 +20,17 @@ from typing import TYPE_CHECKING, get_args
 
 import orjson
 
-from benchmarks._common import QUESTION, Section, clock, corpus_traces, paired, rate, repeat, table
+from benchmarks._common import (
+    QUESTION,
+    Section,
+    clock,
+    corpus_traces,
+    paired,
+    print_section,
+    rate,
+    repeat,
+    table,
+)
 from benchmarks._real import engine_choice, load_blobs
 from tracegrade import _core
 from tracegrade.observations import SearchField, observe
@@ -136,8 +146,7 @@ def main() -> None:
         print(f"skipped: the real corpus is not at {corpus_traces()}", file=sys.stderr)
         sys.exit(2)
     section = run_native_observe(options.seconds)
-    print(f"## {section.title}\n")
-    print("\n".join(section.body))
+    print_section(section)
 
 
 if __name__ == "__main__":

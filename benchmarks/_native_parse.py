@@ -15,7 +15,16 @@ from typing import TYPE_CHECKING
 
 import orjson
 
-from benchmarks._common import Section, corpus_traces, paired, rate, repeat, size_text, table
+from benchmarks._common import (
+    Section,
+    corpus_traces,
+    paired,
+    print_section,
+    rate,
+    repeat,
+    size_text,
+    table,
+)
 from benchmarks._real import load_blobs
 from tracegrade import _core
 from tracegrade.traces import parse_native_trace
@@ -73,8 +82,7 @@ def main() -> None:
     if not folder.is_dir():
         parser.exit(2, f"real corpus not found at {folder}: set TRACEGRADE_CORPUS\n")
     section = run_native_parse(folder, options.repeats)
-    print(f"## {section.title}\n")
-    print("\n".join(section.body))
+    print_section(section)
 
 
 if __name__ == "__main__":

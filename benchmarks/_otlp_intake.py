@@ -36,7 +36,7 @@ import httpx  # noqa: TID251 - the benchmark is an HTTP client of the served app
 import orjson
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceResponse
 
-from benchmarks._common import MB, REPO, Check, Section, size_text, table
+from benchmarks._common import MB, REPO, Check, Section, print_section, size_text, table
 from benchmarks._otlp_grading import ENGINE, ENGINES, GRADE_PASSES, Grading
 from benchmarks._otlp_runs import JSON, make_runs, requests
 from benchmarks.web_latency import _free_port, _wait_ready
@@ -224,11 +224,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=RUNS, help=f"default {RUNS}")
     options = parser.parse_args()
     section = run_otlp_intake(options.runs)
-    print(f"## {section.title}\n")
-    print("\n".join(section.body))
-    for check in section.checks:
-        print(f"\n- {check.metric}: {check.value} (target {check.target}, {check.status})", end="")
-    print()
+    print_section(section)
 
 
 if __name__ == "__main__":

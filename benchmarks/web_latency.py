@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 import httpx  # noqa: TID251 - the benchmark is an HTTP client of the served app
 import orjson
 
-from benchmarks._common import DATA, REPO, Check, Section, table
+from benchmarks._common import DATA, REPO, Check, Section, print_section, table
 from benchmarks._web_fill import (
     EXAMPLE,
     RECEIVED,
@@ -301,11 +301,7 @@ def main() -> None:
         _serve(options.serve, options.port)
         return
     section = run_web_latency(options.rounds, refill=options.refill)
-    print(f"## {section.title}\n")
-    print("\n".join(section.body))
-    for check in section.checks:
-        print(f"\n- {check.metric}: {check.value} (target {check.target}, {check.status})", end="")
-    print()
+    print_section(section)
 
 
 if __name__ == "__main__":
