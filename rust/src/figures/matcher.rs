@@ -368,17 +368,10 @@ fn step<'t, U: Unit>(
             }
             false
         }
-        Node::Behind {
-            node,
-            negative,
-            width,
-        } => {
-            let hit = pos >= *width && run(st, node, pos - width, &mut |_, at| at == pos);
-            if st.too_deep {
-                return false;
-            }
-            hit != *negative && then(st, pos)
-        }
+        // Never captures: settled in place as in a sequence.
+        Node::Behind { .. } => settled(st, node, pos)
+            .flatten()
+            .is_some_and(|at| then(st, at)),
         Node::Group { index, node } => {
             let index = *index;
             run(st, node, pos, &mut |st, end| {
