@@ -16,9 +16,9 @@ Each workload runs in a child under ``valgrind --tool=callgrind``, collecting on
 - ``bulk``: the first ``--files`` traces of item 12's folder, graded as ``tracegrade grade
   DIR`` grades a native file in memory (no question, the default redaction rules).
 
-For each it prints instructions per pass of the whole call (Python, the core, building the
-``Grade``), of the core's call alone (``_core.grade_native`` with its arguments ready, its
-answer as the core gives it), and of ``orjson.loads`` of the same bytes, with the share each
+For each it prints instructions per pass of the whole call (Python around the core), of the
+core's call alone (``NativeGrader.grade`` with its arguments ready: parsing, grading and
+building the ``Grade``), and of ``orjson.loads`` of the same bytes, with the share each
 is of ``orjson.loads``.
 """
 
@@ -68,7 +68,7 @@ def _child(workload: str, mode: str, files: int, passes: int) -> None:
     from tracegrade.verdicts._grade import NO_QUESTION  # noqa: PLC0415
     from tracegrade.verdicts._native import (  # noqa: PLC0415
         _plain,
-        _rules,
+        native_grader,
         redaction_patterns,
     )
 
@@ -77,7 +77,7 @@ def _child(workload: str, mode: str, files: int, passes: int) -> None:
     if core is None:
         msg = "the compiled core is not selected (TRACEGRADE_CORE=python?)"
         raise SystemExit(msg)
-    extractor, scanner = _rules(core)
+    grader = native_grader(core)
     redactor = default_redactor()
     bulk = workload == "bulk"
     plain = _plain(NO_QUESTION if bulk else QUESTION)
@@ -89,7 +89,7 @@ def _child(workload: str, mode: str, files: int, passes: int) -> None:
         return grade_native(data, QUESTION)
 
     def core_call(data: bytes) -> object:
-        return core.grade_native(data, plain, bulk, extractor, scanner, patterns)
+        return grader.grade(data, plain, bulk, patterns)
 
     work = {"whole": whole, "core": core_call, "orjson": orjson.loads}[mode]
     for data in blobs:  # warm: lazy tables, the DFA caches, the question's tuple

@@ -24,6 +24,7 @@ pub mod needles;
 pub mod normal;
 mod py_claims;
 mod py_figures;
+mod py_models;
 mod py_native;
 mod py_native_check;
 mod py_native_claims;

@@ -1,15 +1,17 @@
-//! The border of the native fast path (rust/src/native): the bytes of a native trace in, the
-//! dict `Grade.model_validate` takes out, or `None` when the Python reference must grade it.
+//! The border of the native fast path (rust/src/native): the bytes of a native trace in, its
+//! `Grade` out (built as `model_construct` builds it, see py_models.rs), or `None` when the
+//! Python reference must grade it.
 
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::types::{PyBool, PyString, PyTuple, PyType};
 
 use crate::native::grade::{GradeValues, Question, grade};
 use crate::native::observe::{LineNumber, Sighting};
 use crate::native::{Fallback, json, redaction, trace};
 use crate::py_claims::PyClaimScanner;
 use crate::py_figures::PyFigureExtractor;
+use crate::py_models::{Builder, Model};
 use crate::py_native_redact::PyRedactionPatterns;
 
 /// `(id, [(fact id, fact text)], truth_file, tell)`: a `tracegrade.claims.Question`.
@@ -20,140 +22,280 @@ type QuestionTuple = (
     Option<String>,
 );
 
-fn sighting<'py>(py: Python<'py>, seen: &Sighting) -> PyResult<Bound<'py, PyDict>> {
-    let dict = PyDict::new(py);
-    dict.set_item(intern!(py, "observation"), &seen.observation)?;
-    dict.set_item(intern!(py, "frame"), seen.frame)?;
-    dict.set_item(intern!(py, "file"), &seen.file)?;
-    match seen.line {
-        LineNumber::Int(number) => dict.set_item(intern!(py, "line"), number)?,
-        LineNumber::Float(number) => dict.set_item(intern!(py, "line"), number)?,
-    }
-    dict.set_item(intern!(py, "text"), &seen.text)?;
-    Ok(dict)
+/// `Grade`, `GradedClaim`, `Sighting`, `GradedFigure`, `GradedAnswerClaim`.
+type ModelClasses<'py> = (
+    Bound<'py, PyType>,
+    Bound<'py, PyType>,
+    Bound<'py, PyType>,
+    Bound<'py, PyType>,
+    Bound<'py, PyType>,
+);
+
+/// The grade's model classes, each checked against the fields the core builds.
+struct Models {
+    builder: Builder,
+    grade: Model,
+    claim: Model,
+    sighting: Model,
+    figure: Model,
+    extracted: Model,
 }
 
-fn sightings<'py>(py: Python<'py>, seen: &[Sighting]) -> PyResult<Bound<'py, PyList>> {
-    let items = seen
-        .iter()
-        .map(|one| sighting(py, one))
-        .collect::<PyResult<Vec<_>>>()?;
-    PyList::new(py, items)
+/// Grades native traces in one call each: the rules' tables and the `Grade` models, given once.
+#[pyclass(name = "NativeGrader", module = "tracegrade._core", frozen)]
+pub struct PyNativeGrader {
+    extractor: Py<PyFigureExtractor>,
+    scanner: Py<PyClaimScanner>,
+    models: Models,
 }
 
-fn grade_dict<'py>(py: Python<'py>, values: &GradeValues<'_>) -> PyResult<Bound<'py, PyDict>> {
-    let dict = PyDict::new(py);
-    dict.set_item(intern!(py, "trace_id"), values.trace_id)?;
-    dict.set_item(intern!(py, "question_id"), &values.question_id)?;
-    dict.set_item(intern!(py, "tools"), PyTuple::new(py, &values.tools)?)?;
-    dict.set_item(intern!(py, "observations"), values.observations)?;
-    dict.set_item(intern!(py, "recorded_outcome"), values.recorded_outcome)?;
-    dict.set_item(intern!(py, "answer"), values.answer)?;
-    let mut claims = Vec::with_capacity(values.claims.len());
-    for claim in &values.claims {
-        let item = PyDict::new(py);
-        item.set_item(intern!(py, "id"), &claim.id)?;
-        item.set_item(intern!(py, "text"), &claim.text)?;
-        item.set_item(intern!(py, "in_answer"), claim.in_answer)?;
-        item.set_item(intern!(py, "support"), claim.support)?;
-        item.set_item(intern!(py, "evidence"), PyTuple::new(py, &claim.evidence)?)?;
-        claims.push(item);
-    }
-    dict.set_item(intern!(py, "claims"), PyList::new(py, claims)?)?;
-    dict.set_item(intern!(py, "unread"), PyList::new(py, &values.unread)?)?;
-    dict.set_item(intern!(py, "provenance"), values.provenance)?;
-    dict.set_item(intern!(py, "truth"), sightings(py, &values.truth)?)?;
-    dict.set_item(intern!(py, "copies"), sightings(py, &values.copies)?)?;
-    dict.set_item(intern!(py, "final_answer"), &values.final_answer)?;
-    let mut figures = Vec::with_capacity(values.figures.len());
-    for graded in &values.figures {
-        let figure = &graded.figure;
-        let item = PyDict::new(py);
-        item.set_item(intern!(py, "raw"), &figure.raw)?;
-        item.set_item(intern!(py, "value"), &figure.value)?;
-        item.set_item(intern!(py, "kind"), figure.kind)?;
-        item.set_item(intern!(py, "start"), figure.start)?;
-        item.set_item(intern!(py, "end"), figure.end)?;
-        let support = if graded.evidence.is_some() {
-            "read"
-        } else {
-            "unsupported"
+#[pymethods]
+impl PyNativeGrader {
+    /// `models`: `Grade`, `GradedClaim`, `Sighting`, `GradedFigure`, `GradedAnswerClaim`.
+    #[new]
+    fn new(
+        py: Python<'_>,
+        extractor: Py<PyFigureExtractor>,
+        scanner: Py<PyClaimScanner>,
+        models: ModelClasses<'_>,
+    ) -> PyResult<Self> {
+        let (grade, claim, sighting, figure, extracted) = models;
+        let models = Models {
+            builder: Builder::new(py)?,
+            grade: Model::new(py, &grade, &GRADE_FIELDS, &["schema_version", "turn"])?,
+            claim: Model::new(py, &claim, &CLAIM_FIELDS, &[])?,
+            sighting: Model::new(py, &sighting, &SIGHTING_FIELDS, &[])?,
+            figure: Model::new(py, &figure, &FIGURE_FIELDS, &[])?,
+            extracted: Model::new(py, &extracted, &EXTRACTED_FIELDS, &[])?,
         };
-        item.set_item(intern!(py, "support"), support)?;
-        item.set_item(
-            intern!(py, "evidence"),
-            PyTuple::new(py, graded.evidence.iter())?,
-        )?;
-        figures.push(item);
+        Ok(Self {
+            extractor,
+            scanner,
+            models,
+        })
     }
-    dict.set_item(intern!(py, "figures"), PyList::new(py, figures)?)?;
-    dict.set_item(intern!(py, "as_text"), PyList::empty(py))?;
-    let mut extracted = Vec::with_capacity(values.extracted.len());
-    for claim in &values.extracted {
-        let item = PyDict::new(py);
-        item.set_item(intern!(py, "kind"), claim.kind)?;
-        item.set_item(intern!(py, "raw"), &claim.raw)?;
-        item.set_item(intern!(py, "text"), &claim.text)?;
-        item.set_item(intern!(py, "start"), claim.start)?;
-        item.set_item(intern!(py, "end"), claim.end)?;
-        item.set_item(intern!(py, "given"), claim.given)?;
-        item.set_item(intern!(py, "hedged"), claim.hedged)?;
-        item.set_item(intern!(py, "support"), claim.support)?;
-        item.set_item(intern!(py, "evidence"), PyTuple::new(py, &claim.evidence)?)?;
-        extracted.push(item);
+
+    /// Grade a native trace's bytes against a question: the `Grade` and, with `redaction`
+    /// (a redactor's rules), the trace's object keys, for the caller to check that none
+    /// names a credential (see native/redaction.rs). `None` when the core leaves the trace
+    /// to the reference (which grades it, or raises its own error), or when a rule could
+    /// change one of its texts (the reference then grades the redacted trace).
+    #[pyo3(signature = (data, question, auto, redaction = None))]
+    fn grade<'py>(
+        &self,
+        py: Python<'py>,
+        data: &[u8],
+        question: QuestionTuple,
+        auto: bool,
+        redaction: Option<&PyRedactionPatterns>,
+    ) -> PyResult<Option<(Bound<'py, PyAny>, Vec<String>)>> {
+        let (id, facts, truth_file, tell) = question;
+        let question = Question {
+            id,
+            facts,
+            truth_file,
+            tell,
+        };
+        let extractor = &self.extractor.get().inner;
+        let lexicon = &self.scanner.get().lexicon;
+        // The work holds no Python object: other threads run meanwhile (the thread executor).
+        let Ok(parsed) = py.detach(|| json::parse(data)) else {
+            return Ok(None);
+        };
+        let graded = py.detach(|| {
+            let run = trace::validate(&parsed)?;
+            let keys = match redaction {
+                Some(patterns) => match redaction::check(&run, &patterns.inner) {
+                    (None, keys) => keys,
+                    (Some(_), _) => return Err(Fallback("redaction could change the trace")),
+                },
+                None => Vec::new(),
+            };
+            let values = grade(&run, &question, auto, extractor, lexicon)?;
+            Ok((values, keys))
+        });
+        match graded {
+            Ok((values, keys)) => Ok(Some((self.models.grade(py, &values)?, keys))),
+            Err(_) => Ok(None),
+        }
     }
-    dict.set_item(intern!(py, "extracted"), PyList::new(py, extracted)?)?;
-    dict.set_item(intern!(py, "reply"), values.reply)?;
-    Ok(dict)
 }
 
-/// Grade a native trace's bytes against a question in one call: the grade's values and,
-/// with `redaction` (a redactor's rules), the trace's object keys, for the caller to check
-/// that none names a credential (see native/redaction.rs). `None` when the core leaves the
-/// trace to the reference (which grades it, or raises its own error), or when a rule could
-/// change one of its texts (the reference then grades the redacted trace).
-#[pyfunction]
-#[pyo3(signature = (data, question, auto, extractor, scanner, redaction = None))]
-#[allow(clippy::too_many_arguments)]
-fn grade_native<'py>(
+const GRADE_FIELDS: [&str; 18] = [
+    "schema_version",
+    "trace_id",
+    "question_id",
+    "tools",
+    "observations",
+    "recorded_outcome",
+    "answer",
+    "claims",
+    "unread",
+    "provenance",
+    "truth",
+    "copies",
+    "final_answer",
+    "figures",
+    "as_text",
+    "extracted",
+    "reply",
+    "turn",
+];
+const CLAIM_FIELDS: [&str; 5] = ["id", "text", "in_answer", "support", "evidence"];
+const SIGHTING_FIELDS: [&str; 5] = ["observation", "frame", "file", "line", "text"];
+const FIGURE_FIELDS: [&str; 7] = [
+    "raw", "value", "kind", "start", "end", "support", "evidence",
+];
+const EXTRACTED_FIELDS: [&str; 9] = [
+    "kind", "raw", "text", "start", "end", "given", "hedged", "support", "evidence",
+];
+
+/// A word of a closed set (a support, a kind, a verdict) as Python's one interned copy; the
+/// common ones are looked up once per process.
+fn word<'py>(py: Python<'py>, text: &str) -> Bound<'py, PyAny> {
+    let known = match text {
+        "read" => intern!(py, "read"),
+        "named-only" => intern!(py, "named-only"),
+        "unsupported" => intern!(py, "unsupported"),
+        "figure" => intern!(py, "figure"),
+        "path" => intern!(py, "path"),
+        "identifier" => intern!(py, "identifier"),
+        "quote" => intern!(py, "quote"),
+        "name" => intern!(py, "name"),
+        "number" => intern!(py, "number"),
+        "money" => intern!(py, "money"),
+        "success" => intern!(py, "success"),
+        "partial" => intern!(py, "partial"),
+        "failure" => intern!(py, "failure"),
+        "ungraded" => intern!(py, "ungraded"),
+        "ungradable" => intern!(py, "ungradable"),
+        "answered" => intern!(py, "answered"),
+        _ => return PyString::intern(py, text).into_any(),
+    };
+    known.clone().into_any()
+}
+
+/// A tuple of the items `build` makes of each value.
+fn tuple_of<'py, T>(
     py: Python<'py>,
-    data: &[u8],
-    question: QuestionTuple,
-    auto: bool,
-    extractor: &PyFigureExtractor,
-    scanner: &PyClaimScanner,
-    redaction: Option<&PyRedactionPatterns>,
-) -> PyResult<Option<(Bound<'py, PyDict>, Vec<String>)>> {
-    let (id, facts, truth_file, tell) = question;
-    let question = Question {
-        id,
-        facts,
-        truth_file,
-        tell,
-    };
-    // The work holds no Python object: other threads run meanwhile (the thread executor).
-    let Ok(parsed) = py.detach(|| json::parse(data)) else {
-        return Ok(None);
-    };
-    let graded = py.detach(|| {
-        let run = trace::validate(&parsed)?;
-        let keys = match redaction {
-            Some(patterns) => match redaction::check(&run, &patterns.inner) {
-                (None, keys) => keys,
-                (Some(_), _) => return Err(Fallback("redaction could change the trace")),
-            },
-            None => Vec::new(),
+    values: &[T],
+    build: impl Fn(&T) -> PyResult<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let items = values.iter().map(build).collect::<PyResult<Vec<_>>>()?;
+    Ok(PyTuple::new(py, items)?.into_any())
+}
+
+/// A tuple of strings.
+fn strings<'py, S: AsRef<str>>(py: Python<'py>, texts: &[S]) -> PyResult<Bound<'py, PyAny>> {
+    tuple_of(py, texts, |text| {
+        Ok(PyString::new(py, text.as_ref()).into_any())
+    })
+}
+
+impl Models {
+    fn sighting<'py>(&self, py: Python<'py>, seen: &Sighting) -> PyResult<Bound<'py, PyAny>> {
+        let line = match seen.line {
+            LineNumber::Int(number) => number.into_pyobject(py)?.into_any(),
+            LineNumber::Float(number) => number.into_pyobject(py)?.into_any(),
         };
-        let values = grade(&run, &question, auto, &extractor.inner, &scanner.lexicon)?;
-        Ok((values, keys))
-    });
-    match graded {
-        Ok((values, keys)) => Ok(Some((grade_dict(py, &values)?, keys))),
-        Err(_) => Ok(None),
+        self.builder.build(
+            py,
+            &self.sighting,
+            [
+                PyString::new(py, &seen.observation).into_any(),
+                seen.frame.into_pyobject(py)?.into_any(),
+                PyString::new(py, &seen.file).into_any(),
+                line,
+                PyString::new(py, &seen.text).into_any(),
+            ],
+        )
+    }
+
+    fn grade<'py>(&self, py: Python<'py>, values: &GradeValues<'_>) -> PyResult<Bound<'py, PyAny>> {
+        let claims = tuple_of(py, &values.claims, |claim| {
+            self.builder.build(
+                py,
+                &self.claim,
+                [
+                    PyString::new(py, &claim.id).into_any(),
+                    PyString::new(py, &claim.text).into_any(),
+                    PyBool::new(py, claim.in_answer).to_owned().into_any(),
+                    word(py, claim.support),
+                    strings(py, &claim.evidence)?,
+                ],
+            )
+        })?;
+        let figures = tuple_of(py, &values.figures, |graded| {
+            let figure = &graded.figure;
+            let support = if graded.evidence.is_some() {
+                "read"
+            } else {
+                "unsupported"
+            };
+            let evidence: Vec<&String> = graded.evidence.iter().collect();
+            self.builder.build(
+                py,
+                &self.figure,
+                [
+                    PyString::new(py, &figure.raw).into_any(),
+                    PyString::new(py, &figure.value).into_any(),
+                    word(py, figure.kind),
+                    figure.start.into_pyobject(py)?.into_any(),
+                    figure.end.into_pyobject(py)?.into_any(),
+                    word(py, support),
+                    strings(py, &evidence)?,
+                ],
+            )
+        })?;
+        let extracted = tuple_of(py, &values.extracted, |claim| {
+            self.builder.build(
+                py,
+                &self.extracted,
+                [
+                    word(py, claim.kind),
+                    PyString::new(py, &claim.raw).into_any(),
+                    PyString::new(py, &claim.text).into_any(),
+                    claim.start.into_pyobject(py)?.into_any(),
+                    claim.end.into_pyobject(py)?.into_any(),
+                    PyBool::new(py, claim.given).to_owned().into_any(),
+                    PyBool::new(py, claim.hedged).to_owned().into_any(),
+                    word(py, claim.support),
+                    strings(py, &claim.evidence)?,
+                ],
+            )
+        })?;
+        let outcome = match values.recorded_outcome {
+            Some(outcome) => word(py, outcome),
+            None => py.None().into_bound(py),
+        };
+        self.builder.build(
+            py,
+            &self.grade,
+            [
+                1u8.into_pyobject(py)?.into_any(), // schema_version
+                PyString::new(py, values.trace_id).into_any(),
+                PyString::new(py, &values.question_id).into_any(),
+                strings(py, &values.tools)?,
+                values.observations.into_pyobject(py)?.into_any(),
+                outcome,
+                word(py, values.answer),
+                claims,
+                strings(py, &values.unread)?,
+                word(py, values.provenance),
+                tuple_of(py, &values.truth, |seen| self.sighting(py, seen))?,
+                tuple_of(py, &values.copies, |seen| self.sighting(py, seen))?,
+                PyString::new(py, &values.final_answer).into_any(),
+                figures,
+                PyTuple::empty(py).into_any(), // as_text: the core reads no result as text
+                extracted,
+                word(py, values.reply),
+                py.None().into_bound(py), // turn: the whole run
+            ],
+        )
     }
 }
 
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
-    module.add_function(wrap_pyfunction!(grade_native, module)?)?;
+    module.add_class::<PyNativeGrader>()?;
     Ok(())
 }

@@ -4,6 +4,13 @@ from collections.abc import Sequence
 
 from tracegrade.claims._answer_claim import ClaimKind
 from tracegrade.figures._model import FigureKind, Hedge
+from tracegrade.verdicts._model import (
+    Grade,
+    GradedAnswerClaim,
+    GradedClaim,
+    GradedFigure,
+    Sighting,
+)
 
 UNICODE_VERSION: str
 
@@ -58,14 +65,26 @@ class FigureExtractor:
 
 def json_depth_within(data: bytes | str, limit: int) -> bool: ...
 def redaction_scan(values: object, needles: list[str]) -> tuple[list[int], list[str]]: ...
-def grade_native(
-    data: bytes,
-    question: tuple[str, Sequence[tuple[str, str]], str | None, str | None],
-    auto: bool,
-    extractor: FigureExtractor,
-    scanner: ClaimScanner,
-    redaction: RedactionPatterns | None = None,
-) -> tuple[dict[str, object], list[str]] | None: ...
+class NativeGrader:
+    def __init__(
+        self,
+        extractor: FigureExtractor,
+        scanner: ClaimScanner,
+        models: tuple[
+            type[Grade],
+            type[GradedClaim],
+            type[Sighting],
+            type[GradedFigure],
+            type[GradedAnswerClaim],
+        ],
+    ) -> None: ...
+    def grade(
+        self,
+        data: bytes,
+        question: tuple[str, Sequence[tuple[str, str]], str | None, str | None],
+        auto: bool,
+        redaction: RedactionPatterns | None = None,
+    ) -> tuple[Grade, list[str]] | None: ...
 
 class RedactionPatterns:
     def __init__(

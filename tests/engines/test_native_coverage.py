@@ -15,10 +15,9 @@ from benchmarks._generate import SEED, _pools, generate_trace
 from tests.helpers.engines import engine
 from tracegrade import _core
 from tracegrade.claims import Question
-from tracegrade.claims._scan_core import compiled_scanner
-from tracegrade.figures._find import compiled_extractor
 from tracegrade.traces import parse_native_trace
-from tracegrade.verdicts import NO_QUESTION, grade, grade_native
+from tracegrade.verdicts import NO_QUESTION, Grade, grade, grade_native
+from tracegrade.verdicts._native import native_grader
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -37,13 +36,10 @@ QUESTION = Question.model_validate(
 )
 
 
-def _by_core(data: bytes, question: Question, *, auto: bool) -> dict[str, object] | None:
-    extractor, scanner = compiled_extractor(), compiled_scanner()
-    assert extractor is not None
-    assert scanner is not None
+def _by_core(data: bytes, question: Question, *, auto: bool) -> Grade | None:
     facts = [(fact.id, fact.text) for fact in question.facts]
     plain = (question.id, facts, question.truth_file, question.tell)
-    answer = _core.grade_native(data, plain, auto, extractor, scanner)
+    answer = native_grader(_core).grade(data, plain, auto)
     return None if answer is None else answer[0]
 
 

@@ -23,14 +23,12 @@ from tests.helpers.builders import assistant, call, command_body, compaction, re
 from tests.helpers.engines import engine
 from tests.redact.test_redact import ALL_KINDS, ORDINARY
 from tracegrade import _core
-from tracegrade.claims._scan_core import compiled_scanner
 from tracegrade.errors import TracegradeError
-from tracegrade.figures._find import compiled_extractor
 from tracegrade.redact import RedactionRule, Redactor, redact_trace, user_rule
 from tracegrade.redact._trace import _values
 from tracegrade.traces import default_redactor, parse_native_trace, read_traces
 from tracegrade.verdicts import NO_QUESTION, compiled_grade, grade, grade_native
-from tracegrade.verdicts._native import redaction_patterns
+from tracegrade.verdicts._native import native_grader, redaction_patterns
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -61,12 +59,9 @@ def _native(text: str, place: str) -> bytes:
 
 def _declined(data: bytes, redactor: Redactor, patterns: RedactionPatterns) -> bool:
     """Whether ``grade_native`` with these patterns leaves the trace to the reference."""
-    extractor, scanner = compiled_extractor(), compiled_scanner()
-    assert extractor is not None
-    assert scanner is not None
     facts: list[tuple[str, str]] = []
     plain = (NO_QUESTION.id, facts, NO_QUESTION.truth_file, NO_QUESTION.tell)
-    answer = _core.grade_native(data, plain, True, extractor, scanner, patterns)
+    answer = native_grader(_core).grade(data, plain, True, patterns)
     return answer is None or redactor.names_a_credential(answer[1])
 
 

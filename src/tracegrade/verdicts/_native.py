@@ -1,7 +1,8 @@
 """grade_native(): a native trace graded from its bytes, in one call of the compiled core.
 
 The core (rust/src/native) parses, validates, decodes and grades the trace without making a
-Python object per frame or observation; only the :class:`Grade` is built here, once. For a
+Python object per frame or observation, then builds the :class:`Grade` once, as
+``model_construct`` would (its values are right by construction; rust/src/py_models.rs). For a
 trace the core does not cover (another schema version, a result only a user decoder reads,
 anything the reference refuses), it answers ``None`` and the Python pipeline grades it, or
 raises its own error with its own message: both engines give the same grade
@@ -18,17 +19,23 @@ from tracegrade.figures._find import compiled_extractor
 from tracegrade.observations import only_built_in_decoders
 from tracegrade.traces import parse_native_trace
 from tracegrade.verdicts._grade import NO_QUESTION, grade
-from tracegrade.verdicts._model import Grade
+from tracegrade.verdicts._model import (
+    Grade,
+    GradedAnswerClaim,
+    GradedClaim,
+    GradedFigure,
+    Sighting,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
     from types import ModuleType
 
-    from tracegrade._core import ClaimScanner, FigureExtractor, RedactionPatterns
+    from tracegrade._core import NativeGrader, RedactionPatterns
     from tracegrade.claims import Question
     from tracegrade.redact import Redactor
 
-__all__ = ["compiled_grade", "grade_native", "redaction_patterns"]
+__all__ = ["compiled_grade", "grade_native", "native_grader", "redaction_patterns"]
 
 
 def compiled_grade(
@@ -47,22 +54,17 @@ def compiled_grade(
     core = compiled_core()
     if core is None or not only_built_in_decoders():
         return None
-    extractor, scanner = _rules(core)
     plain = _plain(NO_QUESTION if question is None else question)
     patterns = None if redactor is None else redaction_patterns(core, redactor)
     auto = auto or question is None
     # With patterns, None also when one of the rules could change a text of the trace.
-    answer = core.grade_native(data, plain, auto, extractor, scanner, patterns)
+    answer = native_grader(core).grade(data, plain, auto, patterns)
     if answer is None:
         return None
-    values, keys = answer
+    graded, keys = answer
     if redactor is not None and keys and redactor.names_a_credential(keys):
         return None  # a key's whole value would be redacted: the reference does it
-    graded: Grade = _GRADE_VALIDATOR.validate_python(values)
     return graded
-
-
-_GRADE_VALIDATOR = Grade.__pydantic_validator__  # Grade.model_validate without its wrapper
 
 _QuestionTuple = tuple[str, tuple[tuple[str, str], ...], str | None, str | None]
 
@@ -125,8 +127,12 @@ def _accept_name(accept: Callable[[str], bool] | None) -> str | None:
 
 
 @functools.cache  # once per core: built from the reference's patterns and word lists
-def _rules(core: ModuleType) -> tuple[FigureExtractor, ClaimScanner]:
-    """The figure extractor and claim scanner the core grades with."""
+def native_grader(core: ModuleType) -> NativeGrader:
+    """The core's grader of native traces: the figure extractor, claim scanner and models.
+
+    Raises:
+        CoreBuildError: The core was built for other `Grade` models (the message says which).
+    """
     # The scanners' word lists are loaded here, not at import: most commands never grade.
     from tracegrade.claims._scan_core import compiled_scanner  # noqa: PLC0415
 
@@ -134,7 +140,12 @@ def _rules(core: ModuleType) -> tuple[FigureExtractor, ClaimScanner]:
     if extractor is None or scanner is None:  # never: the core is selected
         msg = f"the compiled core {core.__name__} gave no figure extractor or claim scanner"
         raise CoreBuildError(msg, fix="rebuild it with `pip install -e .`")
-    return extractor, scanner
+    models = (Grade, GradedClaim, Sighting, GradedFigure, GradedAnswerClaim)
+    try:
+        grader: NativeGrader = core.NativeGrader(extractor, scanner, models)
+    except TypeError as exc:
+        raise CoreBuildError(str(exc), fix="rebuild it with `pip install -e .`") from exc
+    return grader
 
 
 def grade_native(
