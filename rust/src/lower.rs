@@ -107,13 +107,16 @@ pub fn lowers_into_ascii(text: &str) -> bool {
 pub fn lower_into(text: &str, out: &mut String) {
     let start = out.len();
     let mut copied = 0; // `text` up to here is in `out` (ASCII still to lower-case)
-    for (at, c) in text.char_indices() {
-        if c.is_ascii() {
-            continue; // copied in runs, lower-cased at the end
-        }
+    let mut at = 0; // where the next character to look at starts
+    // ASCII runs are skipped a word at a time: only the other characters are decoded.
+    while let Some(found) = next_non_ascii(text.as_bytes(), at) {
+        let Some(c) = text.get(found..).and_then(|rest| rest.chars().next()) else {
+            break; // never: `found` starts a character
+        };
+        at = found + c.len_utf8();
         let lowered = if c == CAPITAL_SIGMA {
-            let before = text.get(..at).unwrap_or("");
-            let after = text.get(at + c.len_utf8()..).unwrap_or("");
+            let before = text.get(..found).unwrap_or("");
+            let after = text.get(at..).unwrap_or("");
             if is_final_sigma(before, after.chars()) {
                 "\u{3c2}"
             } else {
@@ -125,15 +128,36 @@ pub fn lower_into(text: &str, out: &mut String) {
                 None => continue, // unchanged: copied in runs
             }
         };
-        out.push_str(text.get(copied..at).unwrap_or(""));
+        out.push_str(text.get(copied..found).unwrap_or(""));
         out.push_str(lowered);
-        copied = at + c.len_utf8();
+        copied = at;
     }
     out.push_str(text.get(copied..).unwrap_or(""));
     // No character lower-cases to an ASCII capital, so this touches only the copied ASCII.
     if let Some((_, appended)) = out.as_mut_str().split_at_mut_checked(start) {
         appended.make_ascii_lowercase();
     }
+}
+
+/// Where the first byte of `bytes[from..]` that is not ASCII is, eight bytes a test.
+pub fn next_non_ascii(bytes: &[u8], from: usize) -> Option<usize> {
+    const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+    let rest = bytes.get(from..)?;
+    let mut words = rest.chunks_exact(8);
+    let mut offset = from;
+    for word in words.by_ref() {
+        let mut eight = [0u8; 8];
+        eight.copy_from_slice(word);
+        if u64::from_le_bytes(eight) & HIGH_BITS != 0 {
+            break;
+        }
+        offset += 8;
+    }
+    bytes
+        .get(offset..)?
+        .iter()
+        .position(|byte| !byte.is_ascii())
+        .map(|at| offset + at)
 }
 
 /// `text` lower-cased as CPython's `str.lower` does.
@@ -152,6 +176,24 @@ mod tests {
     fn ascii_and_latin() {
         assert_eq!(lower("Hello, WORLD"), "hello, world");
         assert_eq!(lower("ÀÉÎ"), "àéî");
+    }
+
+    #[test]
+    fn non_ascii_is_found_wherever_it_stands_in_a_word() {
+        let text = "abcdefghijklmnopqrstuvwxyz0123456789";
+        for at in 0..=text.len() {
+            let (head, tail) = text.split_at(at);
+            let mixed = format!("{head}É{tail}");
+            assert_eq!(
+                super::next_non_ascii(mixed.as_bytes(), 0),
+                Some(at),
+                "{mixed}"
+            );
+            assert_eq!(lower(&mixed), format!("{head}é{tail}"));
+        }
+        assert_eq!(super::next_non_ascii(text.as_bytes(), 0), None);
+        assert_eq!(super::next_non_ascii(b"e\xc3\x89", 3), None); // from past the end
+        assert_eq!(lower("ÀB ÉTÉ ΟΔΟΣ Σ"), "àb été οδος σ");
     }
 
     #[test]

@@ -30,13 +30,44 @@ pub fn is_blank(text: &str) -> bool {
 /// `collapse`: every whitespace run as one space, trimmed.
 pub fn collapse(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    for word in text.split(is_js_space).filter(|word| !word.is_empty()) {
-        if !out.is_empty() {
-            out.push(' ');
+    let mut word_start = None; // where the word being read starts
+    let mut at = 0;
+    while let Some(&byte) = text.as_bytes().get(at) {
+        // Only these lead bytes start a non-ASCII space (U+00A0, U+1680, U+2000-U+3000,
+        // U+FEFF): any other character is read past without decoding it.
+        let width = match byte {
+            b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r' | b' ' => Some(1),
+            0xc2 | 0xe1 | 0xe2 | 0xe3 | 0xef => text
+                .get(at..)
+                .and_then(|rest| rest.chars().next())
+                .filter(|&c| is_js_space(c))
+                .map(char::len_utf8),
+            _ => None,
+        };
+        match width {
+            Some(width) => {
+                if let Some(start) = word_start.take() {
+                    push_word(&mut out, text.get(start..at).unwrap_or(""));
+                }
+                at += width;
+            }
+            None => {
+                word_start.get_or_insert(at);
+                at += 1;
+            }
         }
-        out.push_str(word);
+    }
+    if let Some(start) = word_start {
+        push_word(&mut out, text.get(start..).unwrap_or(""));
     }
     out
+}
+
+fn push_word(out: &mut String, word: &str) {
+    if !out.is_empty() {
+        out.push(' ');
+    }
+    out.push_str(word);
 }
 
 const CLOSING_MARKERS: [&str; 3] = ["###STOP###", "###TRANSFER###", "###OUT-OF-SCOPE###"];
@@ -165,5 +196,38 @@ mod tests {
     fn collapse_uses_javascript_whitespace() {
         assert_eq!(collapse("  a \u{feff}\n b\u{85}c "), "a b\u{85}c");
         assert_eq!(collapse(""), "");
+    }
+
+    #[test]
+    fn collapse_is_the_split_and_join_of_every_space() {
+        // Every JavaScript space, and characters sharing their lead bytes that are not.
+        let spaces = [
+            '\u{a0}', '\u{1680}', '\u{2000}', '\u{200a}', '\u{2028}', '\u{2029}',
+        ];
+        let more = [
+            '\u{202f}', '\u{205f}', '\u{3000}', '\u{feff}', '\t', '\x0b', '\x0c',
+        ];
+        let others = [
+            '\u{a1}', '\u{1681}', '\u{200b}', '\u{2030}', '\u{3001}', '\u{fefe}',
+        ];
+        let letters = ['é', 'x', '\u{85}', '\u{1f600}'];
+        let pieces: Vec<char> = spaces
+            .iter()
+            .chain(&more)
+            .chain(&others)
+            .chain(&letters)
+            .copied()
+            .collect();
+        for (index, &first) in pieces.iter().enumerate() {
+            for &second in pieces.iter().skip(index) {
+                let text: String = [first, 'a', second, second, 'b', first].iter().collect();
+                let expected = text
+                    .split(is_js_space)
+                    .filter(|word| !word.is_empty())
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                assert_eq!(collapse(&text), expected, "{text:?}");
+            }
+        }
     }
 }
