@@ -65,6 +65,7 @@ class FigureExtractor:
 
 def json_depth_within(data: bytes | str, limit: int) -> bool: ...
 def redaction_scan(values: object, needles: list[str]) -> tuple[list[int], list[str]]: ...
+
 class NativeGrader:
     def __init__(
         self,

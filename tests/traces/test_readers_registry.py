@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import json
 from pathlib import Path
@@ -138,6 +139,24 @@ def test_detection_follows_priority(tmp_path: Path) -> None:
     reader("fake-high", description="high", can_read=always, priority=1)(_fake("fake-high"))
     with pytest.raises(TraceFormatError, match="fake-high"):
         read_trace(path)
+
+
+@pytest.mark.usefixtures("restore_readers")
+def test_the_order_asked_follows_every_change_of_the_table() -> None:
+    # The order is kept between files; a change made to the table directly must show.
+    def always(name: str, head: bytes) -> bool:
+        return name.endswith(".fake")
+
+    first = trace_readers()
+    assert trace_readers() is first  # kept while nothing changes
+    reader("fake-top", description="top", can_read=always, priority=900)(_fake("fake-top"))
+    assert trace_readers()[0].name == "fake-top"
+    top = registry._READERS["fake-top"]
+    registry._READERS["fake-top"] = dataclasses.replace(top, priority=-900)
+    assert trace_readers()[-1].name == "fake-top"
+    del registry._READERS["fake-top"]
+    assert trace_readers() == first
+    assert registry.detect_format("run.json", b'{"messages": [{"role": "user"}]}') != "fake-top"
 
 
 @pytest.mark.usefixtures("restore_readers")

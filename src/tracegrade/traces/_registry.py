@@ -142,9 +142,21 @@ def trace_readers() -> tuple[TraceReader, ...]:
     return _ordered()
 
 
+# The readers as last sorted, and their order: each file read asks for the order, and a
+# folder of 10,000 traces sorted the readers 10,000 times. Keyed by the readers themselves
+# (tests and plugins may change the table directly); comparing them is by identity first.
+_last_order: tuple[tuple[TraceReader, ...], tuple[TraceReader, ...]] = ((), ())
+
+
 def _ordered() -> tuple[TraceReader, ...]:
-    # sorted() is stable, so readers of equal priority keep their registration order.
-    return tuple(sorted(_READERS.values(), key=lambda r: -r.priority))
+    global _last_order  # noqa: PLW0603 - replaced whole, read whole
+    readers = tuple(_READERS.values())
+    kept, ordered = _last_order
+    if readers != kept:
+        # sorted() is stable, so readers of equal priority keep their registration order.
+        ordered = tuple(sorted(readers, key=lambda r: -r.priority))
+        _last_order = (readers, ordered)
+    return ordered
 
 
 def _choose(name: str, file_name: str, head: bytes, format_name: str | None) -> TraceReader:

@@ -66,6 +66,7 @@ def compiled_grade(
         return None  # a key's whole value would be redacted: the reference does it
     return graded
 
+
 _QuestionTuple = tuple[str, tuple[tuple[str, str], ...], str | None, str | None]
 
 
