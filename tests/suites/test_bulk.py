@@ -22,6 +22,7 @@ import pytest
 
 from tests.helpers.ray import local_ray
 from tracegrade.suites import find_trace_files, grade_file_runs, grade_runs
+from tracegrade.suites._bulk import _regular_file_bytes
 from tracegrade.traces import read_traces
 from tracegrade.verdicts import grade
 
@@ -238,6 +239,24 @@ def test_a_folder_named_like_a_native_trace_is_an_error_entry(tmp_path: Path):
     (run,) = _graded_within(folder)
     assert run.error is not None
     assert "cannot read the file: it is a folder" in run.error
+
+
+@pytest.mark.parametrize("stat_size", [0, 1, 99, 100, 101, 5000])
+def test_a_file_is_read_to_its_end_whatever_its_stat_said(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stat_size: int
+):
+    # A file that grew or shrank between its stat and its read is read whole, to its end.
+    path = tmp_path / "trace.json"
+    path.write_bytes(bytes(range(100)))
+    real_stat = os.stat
+
+    def stale_stat(name: str) -> os.stat_result:
+        fields = list(real_stat(name))
+        fields[6] = stat_size  # st_size
+        return os.stat_result(fields)
+
+    monkeypatch.setattr(os, "stat", stale_stat)
+    assert _regular_file_bytes(str(path)) == bytes(range(100))
 
 
 def test_a_native_trace_file_is_graded_as_its_read_run_is():

@@ -203,10 +203,14 @@ def _regular_file_bytes(name: str) -> bytes | None:
     except OSError:
         return None
     try:
-        # The whole file in one read; one more finds its end (or what it has grown by).
+        # The whole file in one read; a read of one byte more finds its end (or that it
+        # has grown, then read to its new end). A probe of 1 MB, as this was, cost a 1 MB
+        # allocation a file: 40% of reading a folder of small traces.
         data = os.read(handle, info.st_size + 1)
-        while data and (more := os.read(handle, 1 << 20)):
+        if data and (more := os.read(handle, 1)):
             data += more
+            while more := os.read(handle, 1 << 20):
+                data += more
     except OSError:
         return None
     finally:
