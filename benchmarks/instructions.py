@@ -67,8 +67,8 @@ def _child(workload: str, mode: str, files: int, passes: int) -> None:
     from tracegrade.verdicts import compiled_grade, grade_native  # noqa: PLC0415
     from tracegrade.verdicts._grade import NO_QUESTION  # noqa: PLC0415
     from tracegrade.verdicts._native import (  # noqa: PLC0415
-        _plain,
         native_grader,
+        prepared_question,
         redaction_patterns,
     )
 
@@ -80,7 +80,7 @@ def _child(workload: str, mode: str, files: int, passes: int) -> None:
     grader = native_grader(core)
     redactor = default_redactor()
     bulk = workload == "bulk"
-    plain = _plain(NO_QUESTION if bulk else QUESTION)
+    prepared = prepared_question(grader, NO_QUESTION if bulk else QUESTION)
     patterns = redaction_patterns(core, redactor) if bulk else None
 
     def whole(data: bytes) -> object:
@@ -89,7 +89,7 @@ def _child(workload: str, mode: str, files: int, passes: int) -> None:
         return grade_native(data, QUESTION)
 
     def core_call(data: bytes) -> object:
-        return grader.grade(data, plain, bulk, patterns)
+        return grader.grade(data, prepared, bulk, patterns)
 
     work = {"whole": whole, "core": core_call, "orjson": orjson.loads}[mode]
     for data in blobs:  # warm: lazy tables, the DFA caches, the question's tuple

@@ -112,24 +112,21 @@ impl TextIndex {
     /// Entries holding `needle` case-insensitively, each once, in order; `None` when the
     /// needle holds a line break or NUL (the caller checks entry by entry).
     pub fn search(&mut self, needle: &str) -> Option<Vec<Hit>> {
-        let lowered = searchable(needle)?;
-        Some(self.search_lowered(&lowered, None))
+        self.search_needle(&Needle::new(needle))
+    }
+
+    /// [`search`](Self::search) of a needle prepared once.
+    pub fn search_needle(&mut self, needle: &Needle) -> Option<Vec<Hit>> {
+        let (lowered, finder) = needle.searched()?;
+        Some(self.search_lowered(lowered, finder))
     }
 
     /// [`search`](Self::search) of a needle already lower-cased and searchable, with its
-    /// finder when the caller has one.
-    fn search_lowered(&mut self, lowered: &str, finder: Option<&memmem::Finder<'_>>) -> Vec<Hit> {
+    /// finder.
+    fn search_lowered(&mut self, lowered: &str, finder: &memmem::Finder<'_>) -> Vec<Hit> {
         if let Some(hits) = self.cache.get(lowered) {
             return hits.clone();
         }
-        let own;
-        let finder = match finder {
-            Some(finder) => finder,
-            None => {
-                own = memmem::Finder::new(lowered.as_bytes());
-                &own
-            }
-        };
         let found: Vec<usize> = if self.total == 0 {
             Vec::new()
         } else if lowered.is_empty() {
@@ -162,8 +159,8 @@ impl TextIndex {
     }
 
     fn find_form(&mut self, form: &Form<'_>) -> Option<Vec<Hit>> {
-        let (lowered, finder) = form.searched.as_ref()?;
-        let hits = self.search_lowered(lowered, Some(finder));
+        let (lowered, finder) = form.needle.searched()?;
+        let hits = self.search_lowered(lowered, finder);
         let word = &form.word;
         if word.edgeless() || hits.is_empty() {
             return Some(hits);
@@ -262,22 +259,47 @@ fn entry_starts(raw: &[u8]) -> Vec<usize> {
     starts
 }
 
-/// A form prepared for whole-word search: lower-cased with its finder (`None`: it holds a
-/// line break or NUL) and compiled ([`Word`]).
+/// A needle prepared once for any number of searches: its lower case, and the finder of
+/// that when it holds no line break or NUL (the index joins entries with line breaks and
+/// writes those inside an entry as NUL, so such a needle is looked for entry by entry).
+#[derive(Clone)]
+pub struct Needle {
+    lowered: String,
+    finder: Option<memmem::Finder<'static>>,
+}
+
+impl Needle {
+    pub fn new(needle: &str) -> Self {
+        let lowered = lower(needle);
+        let searchable = !lowered.contains(['\n', '\r', '\0']);
+        let finder = searchable.then(|| memmem::Finder::new(lowered.as_bytes()).into_owned());
+        Self { lowered, finder }
+    }
+
+    /// The needle lower-cased as `str.lower` does.
+    pub fn lowered(&self) -> &str {
+        &self.lowered
+    }
+
+    /// Its lower case and finder, when the index can search it.
+    fn searched(&self) -> Option<(&str, &memmem::Finder<'static>)> {
+        self.finder
+            .as_ref()
+            .map(|finder| (self.lowered.as_str(), finder))
+    }
+}
+
+/// A form prepared for whole-word search: its [`Needle`] and compiled ([`Word`]).
 #[derive(Clone)]
 struct Form<'f> {
-    searched: Option<(String, memmem::Finder<'static>)>,
+    needle: Needle,
     word: Word<'f>,
 }
 
 impl<'f> Form<'f> {
     fn new(form: &'f str) -> Self {
-        let searched = searchable(form).map(|lowered| {
-            let finder = memmem::Finder::new(lowered.as_bytes()).into_owned();
-            (lowered, finder)
-        });
         Self {
-            searched,
+            needle: Needle::new(form),
             word: Word::new(form),
         }
     }
@@ -314,13 +336,6 @@ impl<'f> Forms<'f> {
     pub fn texts(&self) -> impl Iterator<Item = &'f str> + '_ {
         self.0.iter().map(|form| form.word.form())
     }
-}
-
-/// A needle lower-cased, or `None` when it holds a line break or NUL (the index joins
-/// entries with line breaks, and writes those inside an entry as NUL).
-fn searchable(needle: &str) -> Option<String> {
-    let lowered = lower(needle);
-    (!lowered.contains(['\n', '\r', '\0'])).then_some(lowered)
 }
 
 /// Numbers of the `\n`-delimited entries of `haystack` holding `finder`'s needle, once each.

@@ -97,6 +97,23 @@ impl PyTextIndex {
     }
 }
 
+/// Whether a pyclass's value fits where pyo3 keeps it: inside memory Python allocates,
+/// aligned to 16 bytes only. A value needing more (a memchr finder holds 32-byte vectors,
+/// read with aligned loads) would be misplaced there and fault; such a value is boxed.
+const fn fits_python<T>() -> bool {
+    std::mem::align_of::<T>() <= 16
+}
+
+const _: () = assert!(
+    fits_python::<PyTextIndex>()
+        && fits_python::<py_claims::PyClaimScanner>()
+        && fits_python::<py_figures::PyFigureExtractor>()
+        && fits_python::<py_native::PyNativeGrader>()
+        && fits_python::<py_native::PyNativeQuestion>()
+        && fits_python::<py_native_redact::PyRedactionPatterns>(),
+    "a pyclass needs more alignment than Python's memory has: box its value"
+);
+
 /// `text` lower-cased exactly as the building interpreter's `str.lower` does.
 #[pyfunction(name = "lower")]
 fn py_lower(text: &str) -> String {

@@ -14,13 +14,14 @@ use crate::py_figures::PyFigureExtractor;
 use crate::py_models::{Builder, Model};
 use crate::py_native_redact::PyRedactionPatterns;
 
-/// `(id, [(fact id, fact text)], truth_file, tell)`: a `tracegrade.claims.Question`.
-type QuestionTuple = (
-    String,
-    Vec<(String, String)>,
-    Option<String>,
-    Option<String>,
-);
+/// A question prepared for grading (`NativeGrader.question`), kept for every trace graded
+/// against it.
+#[pyclass(name = "NativeQuestion", module = "tracegrade._core", frozen)]
+pub struct PyNativeQuestion {
+    // Boxed: its searched forms hold memchr finders, whose 32-byte vectors Python's 16-byte
+    // aligned memory cannot hold in place (aligned loads fault; see `fits_python`).
+    inner: Box<Question>,
+}
 
 /// `Grade`, `GradedClaim`, `Sighting`, `GradedFigure`, `GradedAnswerClaim`.
 type ModelClasses<'py> = (
@@ -75,6 +76,20 @@ impl PyNativeGrader {
         })
     }
 
+    /// A `tracegrade.claims.Question` prepared for grading: `facts` are `(id, text)`.
+    fn question(
+        &self,
+        id: String,
+        facts: Vec<(String, String)>,
+        truth_file: Option<String>,
+        tell: Option<String>,
+    ) -> PyNativeQuestion {
+        let extractor = &self.extractor.get().inner;
+        PyNativeQuestion {
+            inner: Box::new(Question::new(id, facts, truth_file, tell, extractor)),
+        }
+    }
+
     /// Grade a native trace's bytes against a question: the `Grade` and, with `redaction`
     /// (a redactor's rules), the trace's object keys, for the caller to check that none
     /// names a credential (see native/redaction.rs). `None` when the core leaves the trace
@@ -85,17 +100,11 @@ impl PyNativeGrader {
         &self,
         py: Python<'py>,
         data: &[u8],
-        question: QuestionTuple,
+        question: &PyNativeQuestion,
         auto: bool,
         redaction: Option<&PyRedactionPatterns>,
     ) -> PyResult<Option<(Bound<'py, PyAny>, Vec<String>)>> {
-        let (id, facts, truth_file, tell) = question;
-        let question = Question {
-            id,
-            facts,
-            truth_file,
-            tell,
-        };
+        let question = &question.inner;
         let extractor = &self.extractor.get().inner;
         let lexicon = &self.scanner.get().lexicon;
         // The work holds no Python object: other threads run meanwhile (the thread executor).
@@ -111,7 +120,7 @@ impl PyNativeGrader {
                 },
                 None => Vec::new(),
             };
-            let values = grade(&run, &question, auto, extractor, lexicon)?;
+            let values = grade(&run, question, auto, extractor, lexicon)?;
             Ok((values, keys))
         });
         match graded {
@@ -297,5 +306,6 @@ impl Models {
 
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<PyNativeGrader>()?;
+    module.add_class::<PyNativeQuestion>()?;
     Ok(())
 }

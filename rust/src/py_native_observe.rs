@@ -4,6 +4,7 @@
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
+use crate::index::Needle;
 use crate::native::observe::{Field, LineNumber, Sighting, observe};
 use crate::native::{Fallback, json, trace};
 
@@ -67,6 +68,7 @@ fn native_observe_check(
         let value = json::parse(data)?;
         let trace = trace::validate(&value)?;
         let mut observations = observe(&trace)?;
+        let needles: Vec<Needle> = needles.iter().map(|needle| Needle::new(needle)).collect();
         let mut ids = Vec::with_capacity(needles.len());
         for needle in &needles {
             let per_field = FIELDS

@@ -79,13 +79,22 @@ class NativeGrader:
             type[GradedAnswerClaim],
         ],
     ) -> None: ...
+    def question(
+        self,
+        id: str,
+        facts: Sequence[tuple[str, str]],
+        truth_file: str | None,
+        tell: str | None,
+    ) -> NativeQuestion: ...
     def grade(
         self,
         data: bytes,
-        question: tuple[str, Sequence[tuple[str, str]], str | None, str | None],
+        question: NativeQuestion,
         auto: bool,
         redaction: RedactionPatterns | None = None,
     ) -> tuple[Grade, list[str]] | None: ...
+
+class NativeQuestion: ...
 
 class RedactionPatterns:
     def __init__(

@@ -17,7 +17,7 @@ from tracegrade import _core
 from tracegrade.claims import Question
 from tracegrade.traces import parse_native_trace
 from tracegrade.verdicts import NO_QUESTION, Grade, grade, grade_native
-from tracegrade.verdicts._native import native_grader
+from tracegrade.verdicts._native import native_grader, prepared_question
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -37,9 +37,8 @@ QUESTION = Question.model_validate(
 
 
 def _by_core(data: bytes, question: Question, *, auto: bool) -> Grade | None:
-    facts = [(fact.id, fact.text) for fact in question.facts]
-    plain = (question.id, facts, question.truth_file, question.tell)
-    answer = native_grader(_core).grade(data, plain, auto)
+    grader = native_grader(_core)
+    answer = grader.grade(data, prepared_question(grader, question), auto)
     return None if answer is None else answer[0]
 
 

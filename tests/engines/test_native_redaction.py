@@ -28,7 +28,7 @@ from tracegrade.redact import RedactionRule, Redactor, redact_trace, user_rule
 from tracegrade.redact._trace import _values
 from tracegrade.traces import default_redactor, parse_native_trace, read_traces
 from tracegrade.verdicts import NO_QUESTION, compiled_grade, grade, grade_native
-from tracegrade.verdicts._native import native_grader, redaction_patterns
+from tracegrade.verdicts._native import native_grader, prepared_question, redaction_patterns
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -59,9 +59,8 @@ def _native(text: str, place: str) -> bytes:
 
 def _declined(data: bytes, redactor: Redactor, patterns: RedactionPatterns) -> bool:
     """Whether ``grade_native`` with these patterns leaves the trace to the reference."""
-    facts: list[tuple[str, str]] = []
-    plain = (NO_QUESTION.id, facts, NO_QUESTION.truth_file, NO_QUESTION.tell)
-    answer = native_grader(_core).grade(data, plain, True, patterns)
+    grader = native_grader(_core)
+    answer = grader.grade(data, prepared_question(grader, NO_QUESTION), True, patterns)
     return answer is None or redactor.names_a_credential(answer[1])
 
 

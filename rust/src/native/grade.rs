@@ -13,16 +13,56 @@ use super::run::{any_tool_failed, collapse, final_answer, is_blank, reply_status
 use super::{Fallback, Trace};
 use crate::claims::Lexicon;
 use crate::figures::extract::{Extractor, Figure};
+use crate::index::Needle;
 use crate::lower::lower;
 
-/// A question as grading reads it (`tracegrade.claims.Question`).
-#[derive(Debug, Clone)]
+/// A question as grading reads it (`tracegrade.claims.Question`), prepared once for every
+/// trace graded against it: each fact's searched forms and the figure it is, the tell's.
 pub struct Question {
     pub id: String,
-    /// `(id, text)` of each expected fact, in order.
-    pub facts: Vec<(String, String)>,
-    pub truth_file: Option<String>,
-    pub tell: Option<String>,
+    facts: Vec<Fact>,
+    /// Each fact's figure (`figure_of`), or why the core leaves them to the reference.
+    figures: Result<Vec<Option<Figure>>, Fallback>,
+    truth_file: Option<String>,
+    tell: Option<Needle>,
+}
+
+/// An expected fact of a question, prepared.
+struct Fact {
+    id: String,
+    text: String,
+    needle: Needle,
+}
+
+impl Question {
+    /// `facts` are `(id, text)` in order.
+    pub fn new(
+        id: String,
+        facts: Vec<(String, String)>,
+        truth_file: Option<String>,
+        tell: Option<String>,
+        extractor: &Extractor,
+    ) -> Self {
+        let figures: Result<Vec<_>, _> = facts
+            .iter()
+            .map(|(_, text)| figure_of(text, extractor))
+            .collect();
+        let facts = facts
+            .into_iter()
+            .map(|(id, text)| Fact {
+                needle: Needle::new(&text),
+                id,
+                text,
+            })
+            .collect();
+        Self {
+            id,
+            facts,
+            figures: figures.map_err(Fallback::from),
+            truth_file,
+            tell: tell.as_deref().map(Needle::new),
+        }
+    }
 }
 
 /// One fact's claim, graded (`Grade.claims`).
@@ -71,10 +111,12 @@ impl From<crate::figures::extract::Fallback> for Fallback {
 }
 
 /// `figure_of`: the figure a text is as a whole, else `None`.
-fn figure_of(text: &str, extractor: &Extractor) -> Result<Option<Figure>, Fallback> {
+fn figure_of(
+    text: &str,
+    extractor: &Extractor,
+) -> Result<Option<Figure>, crate::figures::extract::Fallback> {
     let stripped = text.trim_matches(crate::chars::is_space);
-    // The question's facts are the same for every trace graded.
-    let mut figures = extractor.recurring_figures(stripped)?;
+    let mut figures = extractor.figures(stripped)?;
     if figures.len() != 1 {
         return Ok(None);
     }
@@ -85,8 +127,9 @@ fn figure_of(text: &str, extractor: &Extractor) -> Result<Option<Figure>, Fallba
 struct FactClaim<'q> {
     id: &'q str,
     text: &'q str,
+    needle: &'q Needle,
     in_answer: bool,
-    figure: Option<Figure>,
+    figure: Option<&'q Figure>,
 }
 
 /// `extract_claims`: one claim per fact, in order.
@@ -95,11 +138,11 @@ fn fact_claims<'q>(
     question: &'q Question,
     extractor: &Extractor,
 ) -> Result<Vec<FactClaim<'q>>, Fallback> {
-    let lowered = lower(answer);
-    let mut figures = Vec::with_capacity(question.facts.len());
-    for (_, text) in &question.facts {
-        figures.push(figure_of(text, extractor)?);
+    if question.facts.is_empty() {
+        return Ok(Vec::new());
     }
+    let figures = question.figures.as_ref().map_err(Clone::clone)?;
+    let lowered = lower(answer);
     let written: HashSet<String> = if figures.iter().any(Option::is_some) {
         extractor
             .distinct_figures(answer)?
@@ -113,15 +156,16 @@ fn fact_claims<'q>(
         .facts
         .iter()
         .zip(figures)
-        .map(|((id, text), figure)| {
+        .map(|(fact, figure)| {
             let written_as_figure = figure
                 .as_ref()
                 .is_some_and(|figure| written.contains(&figure.value));
             FactClaim {
-                id,
-                text,
-                in_answer: lowered.contains(&lower(text)) || written_as_figure,
-                figure,
+                id: &fact.id,
+                text: &fact.text,
+                needle: &fact.needle,
+                in_answer: lowered.contains(fact.needle.lowered()) || written_as_figure,
+                figure: figure.as_ref(),
             }
         })
         .collect())
@@ -133,8 +177,8 @@ fn support_claim(
     observations: &mut Observations<'_>,
     figure_seen: Option<&String>,
 ) -> Result<(&'static str, Vec<String>), Fallback> {
-    let mut read = observations.find_places(claim.text, Field::Text)?;
-    let by_source = observations.find_places(claim.text, Field::Source)?;
+    let mut read = observations.find_places(claim.needle, Field::Text)?;
+    let by_source = observations.find_places(claim.needle, Field::Source)?;
     if !read.is_empty() || !by_source.is_empty() {
         read.extend(by_source);
         let mut seen = HashSet::new(); // places name ids one for one
@@ -144,7 +188,7 @@ fn support_claim(
     if let Some(frame) = figure_seen {
         return Ok(("read", vec![frame.clone()]));
     }
-    let named = observations.find_ids(claim.text, Field::Name)?;
+    let named = observations.find_ids(claim.needle, Field::Name)?;
     if named.is_empty() {
         Ok(("unsupported", Vec::new()))
     } else {
@@ -203,7 +247,7 @@ pub fn grade<'v>(
     let mut observations = observe(trace)?;
     let answer = final_answer(trace);
     let claims = fact_claims(answer, question, extractor)?;
-    let fact_figures: Vec<Figure> = claims.iter().filter_map(|c| c.figure.clone()).collect();
+    let fact_figures: Vec<Figure> = claims.iter().filter_map(|c| c.figure.cloned()).collect();
     // Both lookups read the same tool results: each is written once.
     let mut texts = ResultTexts::default();
     let mut fact_seen = if fact_figures.is_empty() {

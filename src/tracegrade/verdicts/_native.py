@@ -31,11 +31,17 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from types import ModuleType
 
-    from tracegrade._core import NativeGrader, RedactionPatterns
+    from tracegrade._core import NativeGrader, NativeQuestion, RedactionPatterns
     from tracegrade.claims import Question
     from tracegrade.redact import Redactor
 
-__all__ = ["compiled_grade", "grade_native", "native_grader", "redaction_patterns"]
+__all__ = [
+    "compiled_grade",
+    "grade_native",
+    "native_grader",
+    "prepared_question",
+    "redaction_patterns",
+]
 
 
 def compiled_grade(
@@ -54,11 +60,12 @@ def compiled_grade(
     core = compiled_core()
     if core is None or not only_built_in_decoders():
         return None
-    plain = _plain(NO_QUESTION if question is None else question)
+    grader = native_grader(core)
+    prepared = prepared_question(grader, NO_QUESTION if question is None else question)
     patterns = None if redactor is None else redaction_patterns(core, redactor)
     auto = auto or question is None
     # With patterns, None also when one of the rules could change a text of the trace.
-    answer = native_grader(core).grade(data, plain, auto, patterns)
+    answer = grader.grade(data, prepared, auto, patterns)
     if answer is None:
         return None
     graded, keys = answer
@@ -67,28 +74,25 @@ def compiled_grade(
     return graded
 
 
-_QuestionTuple = tuple[str, tuple[tuple[str, str], ...], str | None, str | None]
+# The last question prepared, with its grader, replaced whole (read whole by a thread): a
+# suite grades many traces against each question. Questions are frozen, and told by
+# identity: their hash walks every fact.
+_last_prepared: list[tuple[Question, NativeGrader, NativeQuestion]] = []
 
 
-def _tuple_of(question: Question) -> _QuestionTuple:
-    """The question as the core takes it: ``(id, ((fact id, text), ...), truth_file, tell)``."""
-    facts = tuple((fact.id, fact.text) for fact in question.facts)
-    return (question.id, facts, question.truth_file, question.tell)
+def prepared_question(grader: NativeGrader, question: Question) -> NativeQuestion:
+    """``question`` as ``grader`` grades with it, kept for the last question asked.
 
-
-# The last question asked and its tuple, replaced whole (read whole by a thread): a suite
-# grades many traces against each question. Questions are frozen, and told by identity:
-# their hash walks every fact.
-_last_asked = [(NO_QUESTION, _tuple_of(NO_QUESTION))]
-
-
-def _plain(question: Question) -> _QuestionTuple:
-    """:func:`_tuple_of` the question, kept for the last question asked."""
-    kept, plain = _last_asked[0]
-    if kept is not question:
-        plain = _tuple_of(question)
-        _last_asked[0] = (question, plain)
-    return plain
+    Its facts' searched forms and the figures they are, made once for every trace.
+    """
+    if _last_prepared:
+        kept, kept_grader, prepared = _last_prepared[0]
+        if kept is question and kept_grader is grader:
+            return prepared
+    facts = [(fact.id, fact.text) for fact in question.facts]
+    prepared = grader.question(question.id, facts, question.truth_file, question.tell)
+    _last_prepared[:] = [(question, grader, prepared)]
+    return prepared
 
 
 @functools.lru_cache(maxsize=8)  # once per redactor: a run grades with one

@@ -9,7 +9,7 @@ use memchr::{memchr, memchr_iter, memchr2, memchr2_iter};
 
 use super::decode::Source;
 use super::{Field, LineNumber, Observations, Place, Segment, Sighting};
-use crate::index::{Forms, TextIndex};
+use crate::index::{Forms, Needle, TextIndex};
 use crate::lower::lower;
 use crate::native::Fallback;
 use crate::words::Word;
@@ -156,14 +156,14 @@ fn observation_id(segment: &Segment<'_>, position: usize) -> String {
 impl<'v> Observations<'v> {
     /// `Observations.find_ids`: the ids of the observations whose text, source name (a
     /// document once, by its first line) or path name contains `needle` case-insensitively.
-    pub fn find_ids(&mut self, needle: &str, field: Field) -> Result<Vec<String>, Fallback> {
+    pub fn find_ids(&mut self, needle: &Needle, field: Field) -> Result<Vec<String>, Fallback> {
         let found = self.locate(needle, field)?;
         self.ids(&found)
     }
 
     /// [`find_ids`](Self::find_ids) as `(segment, position)` places, which
     /// [`ids`](Self::ids) writes as ids.
-    pub fn find_places(&mut self, needle: &str, field: Field) -> Result<Vec<Place>, Fallback> {
+    pub fn find_places(&mut self, needle: &Needle, field: Field) -> Result<Vec<Place>, Fallback> {
         self.locate(needle, field)
     }
 
@@ -215,7 +215,7 @@ impl<'v> Observations<'v> {
 
     /// `Observations.lines_containing`, as sightings: the line observations whose text
     /// contains `needle`, one per observation.
-    pub fn lines_containing(&mut self, needle: &str) -> Result<Vec<Sighting>, Fallback> {
+    pub fn lines_containing(&mut self, needle: &Needle) -> Result<Vec<Sighting>, Fallback> {
         let found = self.locate(needle, Field::Text)?;
         found
             .into_iter()
@@ -241,13 +241,13 @@ impl<'v> Observations<'v> {
     }
 
     /// `(segment, position)` of the observations whose `field` contains `needle`.
-    fn locate(&mut self, needle: &str, field: Field) -> Result<Vec<(usize, usize)>, Fallback> {
+    fn locate(&mut self, needle: &Needle, field: Field) -> Result<Vec<(usize, usize)>, Fallback> {
         if self.count == 0 {
             return Ok(Vec::new());
         }
-        match self.index_for(field)?.search(needle) {
+        match self.index_for(field)?.search_needle(needle) {
             Some(hits) => self.place(hits, field),
-            None => Ok(self.exact(&lower(needle), field, |_| true)),
+            None => Ok(self.exact(needle.lowered(), field, |_| true)),
         }
     }
 

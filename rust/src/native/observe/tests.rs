@@ -4,6 +4,7 @@
 use sonic_rs::{JsonContainerTrait, JsonValueTrait};
 
 use super::{Field, LineNumber, Observations, Sighting, observe};
+use crate::index::Needle;
 use crate::native::{Fallback, Frame, Trace, Value};
 
 fn value(json: &str) -> Value {
@@ -71,13 +72,13 @@ fn observed<'v>(trace: &Trace<'v>) -> Observations<'v> {
 
 fn ids(observations: &mut Observations<'_>, needle: &str, field: Field) -> Vec<String> {
     observations
-        .find_ids(needle, field)
+        .find_ids(&Needle::new(needle), field)
         .unwrap_or_else(|Fallback(reason)| unreachable!("{reason}"))
 }
 
 fn sightings(observations: &mut Observations<'_>, needle: &str) -> Vec<Sighting> {
     observations
-        .lines_containing(needle)
+        .lines_containing(&Needle::new(needle))
         .unwrap_or_else(|Fallback(reason)| unreachable!("{reason}"))
 }
 
