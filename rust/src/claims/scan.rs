@@ -160,6 +160,18 @@ fn pass(t: &[char], lexicon: &Lexicon) -> Pass {
 /// # Errors
 /// [`ReferenceRaises`] where the Python reference raises (the caller runs it instead).
 pub fn scan_claims(answer: &str, lexicon: &Lexicon) -> Result<Vec<Claim>, ReferenceRaises> {
+    scan_hedged(answer, &hedged_spans(answer, lexicon), lexicon)
+}
+
+/// [`scan_claims`] with the answer's [`hedged_spans`] already found.
+///
+/// # Errors
+/// [`ReferenceRaises`] where the Python reference raises (the caller runs it instead).
+pub fn scan_hedged(
+    answer: &str,
+    hedged: &[(usize, usize)],
+    lexicon: &Lexicon,
+) -> Result<Vec<Claim>, ReferenceRaises> {
     let t: Vec<char> = answer.chars().collect();
     let Pass {
         enclosing,
@@ -183,7 +195,7 @@ pub fn scan_claims(answer: &str, lexicon: &Lexicon) -> Result<Vec<Claim>, Refere
     claims.sort_by_key(|claim| claim.start);
     let mut all = enclosing;
     all.append(&mut claims);
-    mark_hedged(&mut all, &hedged_spans(&t, lexicon));
+    mark_hedged(&mut all, hedged);
     Ok(all)
 }
 
