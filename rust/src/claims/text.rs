@@ -3,24 +3,7 @@
 
 use crate::chars::{is_decimal, is_word};
 
-/// One unit of an answer: a code point, or a byte of an ASCII answer.
-pub trait Unit: Copy {
-    fn char(self) -> char;
-}
-
-impl Unit for char {
-    #[inline]
-    fn char(self) -> char {
-        self
-    }
-}
-
-impl Unit for u8 {
-    #[inline]
-    fn char(self) -> char {
-        char::from(self)
-    }
-}
+pub use crate::figures::sets::Unit;
 
 /// The character at `at`, if any.
 #[inline]
