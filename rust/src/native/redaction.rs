@@ -16,32 +16,60 @@ use std::collections::HashSet;
 use super::redaction_rules::Rules;
 use super::{Frame, Trace, Value};
 use crate::lower::{lower, lower_into, lowers_into_ascii};
-use sonic_rs::{JsonContainerTrait, JsonValueTrait};
+use sonic_rs::ValueRef;
 
 /// The texts and keys of a trace, in the reference's order.
 struct Gathered<'r, 'v> {
     rules: &'r Rules,
     texts: Vec<&'v str>,
-    seen: HashSet<&'v str>,
+    /// The keys looked at lately, by a few of their bytes ([`met`]): a trace repeats a few
+    /// keys many times, and one found here is not looked at again.
+    met: [Option<&'v str>; MET],
+    kept: HashSet<&'v str>,
     keys: Vec<String>,
+}
+
+const MET: usize = 64;
+
+/// The slot of `key` among the keys met: its length and end bytes (keys differ there).
+fn met(key: &str) -> usize {
+    let bytes = key.as_bytes();
+    let first = usize::from(bytes.first().copied().unwrap_or(0));
+    let last = usize::from(bytes.last().copied().unwrap_or(0));
+    (bytes.len() ^ (first << 1) ^ (last * 5)) % MET
 }
 
 impl<'v> Gathered<'_, 'v> {
     fn value(&mut self, value: &'v Value) {
-        if let Some(text) = value.as_str() {
-            self.texts.push(text);
-        } else if let Some(object) = value.as_object() {
-            for (key, item) in object.iter() {
-                // Each key is looked at once (rejected ones too: they are the many).
-                if self.seen.insert(key) && self.rules.keeps_key(key) {
-                    self.keys.push(key.to_string());
+        match value.as_ref() {
+            ValueRef::String(text) => self.texts.push(text),
+            ValueRef::Object(object) => {
+                for (key, item) in object.iter() {
+                    self.key(key);
+                    self.value(item);
                 }
-                self.value(item);
             }
-        } else if let Some(array) = value.as_array() {
-            for item in array.iter() {
-                self.value(item);
+            ValueRef::Array(array) => {
+                for item in array.iter() {
+                    self.value(item);
+                }
             }
+            ValueRef::Null | ValueRef::Bool(_) | ValueRef::Number(_) => {}
+        }
+    }
+
+    /// Keep `key` once if it may name a credential ([`Rules::keeps_key`]).
+    fn key(&mut self, key: &'v str) {
+        // A key met before is not looked at again (most are rejected: they are the many).
+        let Some(slot) = self.met.get_mut(met(key)) else {
+            return;
+        };
+        if *slot == Some(key) {
+            return;
+        }
+        *slot = Some(key);
+        if self.rules.keeps_key(key) && self.kept.insert(key) {
+            self.keys.push(key.to_string());
         }
     }
 }
@@ -116,7 +144,8 @@ pub fn check<'v>(trace: &Trace<'v>, rules: &Rules) -> (Option<String>, Vec<Strin
     let mut gathered = Gathered {
         rules,
         texts: vec![trace.task],
-        seen: HashSet::new(),
+        met: [None; MET],
+        kept: HashSet::new(),
         keys: Vec::new(),
     };
     for frame in &trace.frames {
@@ -139,8 +168,50 @@ pub fn check<'v>(trace: &Trace<'v>, rules: &Rules) -> (Option<String>, Vec<Strin
 
 #[cfg(test)]
 mod tests {
-    use super::first_changing;
+    use super::{Gathered, MET, first_changing, met};
     use crate::native::redaction_rules::{RuleSpec, Rules};
+    use std::collections::HashSet;
+
+    fn gathered(rules: &Rules, json: &str) -> (Vec<String>, Vec<String>) {
+        let value: crate::native::Value = sonic_rs::from_str(json).unwrap_or_default();
+        let mut gathered = Gathered {
+            rules,
+            texts: Vec::new(),
+            met: [None; MET],
+            kept: HashSet::new(),
+            keys: Vec::new(),
+        };
+        gathered.value(&value);
+        let texts = gathered.texts.iter().map(|t| (*t).to_string()).collect();
+        (texts, gathered.keys)
+    }
+
+    #[test]
+    fn every_key_naming_a_part_is_kept_once_whatever_its_slot() {
+        let parts = Some(vec!["key".to_string()]);
+        let rules = Rules::new(Vec::new(), Vec::new(), parts);
+        // Keys sharing a slot replace one another there: each is still looked at.
+        let names: Vec<String> = (0..200).map(|n| format!("key{n}")).collect();
+        let slot = met("key10");
+        let sharing: Vec<&String> = names.iter().filter(|n| met(n) == slot).collect();
+        assert!(sharing.len() > 2);
+        let body: Vec<String> = sharing
+            .iter()
+            .map(|n| format!("{{\"{n}\": \"v\"}}"))
+            .collect();
+        let json = format!(
+            "[{0}, {0}, {{\"other\": [1, \"w\", null]}}]",
+            body.join(", ")
+        );
+        let (texts, keys) = gathered(&rules, &json);
+        let expected: Vec<String> = sharing.iter().map(|n| (*n).clone()).collect();
+        assert_eq!(keys, expected);
+        assert_eq!(texts.len(), 2 * sharing.len() + 1);
+        // With no parts every key is kept, the empty one too.
+        let all = Rules::new(Vec::new(), Vec::new(), None);
+        let (_, keys) = gathered(&all, r#"{"": 1, "a": {"": 2, "b": 3}}"#);
+        assert_eq!(keys, ["", "a", "b"]);
+    }
 
     fn rules(specs: Vec<RuleSpec>) -> Rules {
         let rules = Rules::new(specs, Vec::new(), None);
