@@ -3,16 +3,18 @@
 
 use super::Claim;
 use super::lexicon::Lexicon;
-use super::text::{Unit, at, boundary, is, run, starts_str, words_at};
-use crate::chars::{is_space, is_word};
+use super::text::{WordUnit, at, boundary, is, run, starts_str, words_at};
+use crate::chars::is_space;
 use crate::lower::lower;
 
 /// The sentences of `answer` that hold a hedge word, as `(start, end)` code-point spans.
 pub fn hedged_spans(answer: &str, lexicon: &Lexicon) -> Vec<(usize, usize)> {
     if answer.is_ascii() {
-        // Bytes are code points, and the lower case is the ASCII one.
+        // Bytes are code points, and the lower case is the ASCII one, whose words start
+        // where the answer's do.
         let t = answer.as_bytes();
-        return spans(t, &t.to_ascii_lowercase(), lexicon);
+        let starts = word_starts(t);
+        return spans(t, &t.to_ascii_lowercase(), [&starts, &starts], lexicon);
     }
     let t: Vec<char> = answer.chars().collect();
     let lowered: Vec<char> = lower(answer).chars().collect();
@@ -22,25 +24,35 @@ pub fn hedged_spans(answer: &str, lexicon: &Lexicon) -> Vec<(usize, usize)> {
     } else {
         t.clone()
     };
-    spans(&t, &lowered, lexicon)
+    let (lowered_starts, starts) = (word_starts(&lowered), word_starts(&t));
+    spans(&t, &lowered, [&lowered_starts, &starts], lexicon)
 }
 
 /// Where each word of `t` starts: a word character with none before it. `\b` before a
 /// word character holds there only, so only there can a hedge or "may" match.
-fn word_starts<U: Unit>(t: &[U]) -> impl Iterator<Item = usize> + '_ {
+fn word_starts<U: WordUnit>(t: &[U]) -> Vec<usize> {
+    let mut starts = Vec::with_capacity(t.len() / 2 + 1); // a word and a space at least
     let mut before = false;
-    t.iter().enumerate().filter_map(move |(index, unit)| {
-        let word = is_word(unit.char());
-        let start = word && !before;
+    for (index, unit) in t.iter().enumerate() {
+        let word = unit.is_word();
+        if word && !before {
+            starts.push(index);
+        }
         before = word;
-        start.then_some(index)
-    })
+    }
+    starts
 }
 
-fn spans<U: Unit>(t: &[U], lowered: &[U], lexicon: &Lexicon) -> Vec<(usize, usize)> {
+/// The spans, from the word starts of `lowered` (hedges) and of `t` ("may").
+fn spans<U: WordUnit>(
+    t: &[U],
+    lowered: &[U],
+    [lowered_starts, starts]: [&[usize]; 2],
+    lexicon: &Lexicon,
+) -> Vec<(usize, usize)> {
     let mut hedges = Vec::new();
     let mut after = 0; // the end of the last hedge: the search goes on from there
-    for index in word_starts(lowered) {
+    for &index in lowered_starts {
         if index < after {
             continue; // inside a hedge of several words
         }
@@ -52,7 +64,7 @@ fn spans<U: Unit>(t: &[U], lowered: &[U], lexicon: &Lexicon) -> Vec<(usize, usiz
             after = end;
         }
     }
-    for index in word_starts(t) {
+    for &index in starts {
         if starts_str(t, index, "may") && boundary(t, index + 3) {
             hedges.push((index, index + 3));
         }
@@ -136,7 +148,7 @@ pub fn label_lines(t: &[char]) -> Vec<(usize, usize)> {
 
 #[cfg(test)]
 mod tests {
-    use super::{hedged_spans, spans};
+    use super::{hedged_spans, spans, word_starts};
     use crate::claims::lexicon::sample::lexicon;
 
     #[test]
@@ -162,9 +174,10 @@ mod tests {
         ] {
             let chars: Vec<char> = answer.chars().collect();
             let lowered: Vec<char> = answer.to_lowercase().chars().collect();
+            let (lowered_starts, starts) = (word_starts(&lowered), word_starts(&chars));
             assert_eq!(
                 hedged_spans(answer, &lexicon),
-                spans(&chars, &lowered, &lexicon),
+                spans(&chars, &lowered, [&lowered_starts, &starts], &lexicon),
                 "{answer:?}"
             );
         }

@@ -5,6 +5,37 @@ use crate::chars::{is_decimal, is_word};
 
 pub use crate::figures::sets::Unit;
 
+/// `\w` of each byte (none above 0x7f: an ASCII answer has none).
+#[allow(clippy::indexing_slicing)] // evaluated at build time: a bad index fails the build
+static WORD_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 128 {
+        table[byte] = (byte as u8).is_ascii_alphanumeric() || byte == b'_' as usize;
+        byte += 1;
+    }
+    table
+};
+
+/// A unit's `\w`, in one test for the bytes of an ASCII answer.
+pub trait WordUnit: Unit {
+    fn is_word(self) -> bool;
+}
+
+impl WordUnit for u8 {
+    #[inline]
+    fn is_word(self) -> bool {
+        WORD_BYTES.get(usize::from(self)).copied().unwrap_or(false)
+    }
+}
+
+impl WordUnit for char {
+    #[inline]
+    fn is_word(self) -> bool {
+        is_word(self)
+    }
+}
+
 /// The character at `at`, if any.
 #[inline]
 pub fn at<U: Unit>(text: &[U], at: usize) -> Option<char> {
@@ -142,4 +173,16 @@ pub fn digit<U: Unit>(text: &[U], index: usize) -> bool {
 /// `\w` at `index`.
 pub fn word<U: Unit>(text: &[U], index: usize) -> bool {
     is(text, index, is_word)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::WordUnit;
+
+    #[test]
+    fn a_byte_is_a_word_character_as_its_code_point_is() {
+        for byte in 0..128u8 {
+            assert_eq!(byte.is_word(), char::from(byte).is_word(), "{byte}");
+        }
+    }
 }
