@@ -97,10 +97,13 @@ pub fn chars_and_lowered(text: &str) -> Option<(Vec<char>, Vec<char>)> {
 /// U+212A are the only ones). When not, the ASCII of `lower(text)` is that of `text`
 /// ASCII-lower-cased, in the same runs: every other character lowers to non-ASCII only.
 pub fn lowers_into_ascii(text: &str) -> bool {
-    // memmem over their UTF-8: far faster than `str::contains(char)`.
+    // Their UTF-8 starts 0xC4 and 0xE2: a byte search finds where either may be.
+    let bytes = text.as_bytes();
     !text.is_ascii()
-        && (memchr::memmem::find(text.as_bytes(), "\u{130}".as_bytes()).is_some()
-            || memchr::memmem::find(text.as_bytes(), "\u{212a}".as_bytes()).is_some())
+        && memchr::memchr2_iter(0xc4, 0xe2, bytes).any(|at| {
+            let rest = bytes.get(at..).unwrap_or_default();
+            rest.starts_with("\u{130}".as_bytes()) || rest.starts_with("\u{212a}".as_bytes())
+        })
 }
 
 /// Append `text` lower-cased as CPython's `str.lower` does to `out`.
@@ -198,6 +201,11 @@ mod tests {
             .collect();
         assert_eq!(into_ascii, ['\u{130}', '\u{212a}']);
         assert!(super::lowers_into_ascii("a\u{212a}") && super::lowers_into_ascii("\u{130}"));
+        // Their neighbours in UTF-8 (the same first byte) do not.
+        assert!(!super::lowers_into_ascii("\u{131}\u{2019}\u{212b} \u{100}"));
+        assert!(super::lowers_into_ascii(
+            "\u{131}\u{2019}\u{212b} x\u{212a}"
+        ));
         assert!(!super::lowers_into_ascii("ÀÉÎ K") && !super::lowers_into_ascii("KEY"));
     }
 

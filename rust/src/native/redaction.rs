@@ -76,30 +76,30 @@ impl<'v> Gathered<'_, 'v> {
 
 /// The kind of the first rule that could change one of `texts`, taken in order.
 pub fn first_changing<'r>(rules: &'r Rules, texts: &[&str]) -> Option<&'r str> {
-    let mut lowered = String::with_capacity(texts.iter().map(|text| text.len() + 1).sum());
+    let mut lowered: Vec<u8> = Vec::with_capacity(texts.iter().map(|text| text.len() + 1).sum());
     // Where each text is in `lowered`, and whether that is its lower case (else only its
     // ASCII lower case, where its triggers are found alike).
     let mut spans = Vec::with_capacity(texts.len());
+    let mut full = String::new();
     for text in texts {
         let start = lowered.len();
-        let exact = if text.is_ascii() {
-            lowered.push_str(text);
-            true
-        } else if rules.ascii_triggers() && !lowers_into_ascii(text) {
-            lowered.push_str(text);
-            false
+        let ascii = text.is_ascii();
+        let in_full = !ascii && (!rules.ascii_triggers() || lowers_into_ascii(text));
+        if in_full {
+            full.clear();
+            lower_into(text, &mut full);
+            lowered.extend_from_slice(full.as_bytes());
         } else {
-            lower_into(text, &mut lowered);
-            true
-        };
+            // Copied and ASCII-lower-cased in one pass.
+            lowered.extend(text.bytes().map(|byte| byte.to_ascii_lowercase()));
+        }
+        let exact = ascii || in_full;
         spans.push((start, lowered.len(), exact));
-        lowered.push('\0');
+        lowered.push(0);
     }
-    // Touches only ASCII bytes: the copied texts' (no character lower-cases to a capital).
-    lowered.make_ascii_lowercase();
     // (text, trigger) for each trigger found wholly inside a text.
     let mut hits: Vec<(usize, usize)> = Vec::new();
-    rules.each_trigger(lowered.as_bytes(), |start, end, trigger| {
+    rules.each_trigger(&lowered, |start, end, trigger| {
         let text = spans.partition_point(|&(_, text_end, _)| text_end < end);
         if spans
             .get(text)
@@ -122,12 +122,15 @@ pub fn first_changing<'r>(rules: &'r Rules, texts: &[&str]) -> Option<&'r str> {
                 *slot = true;
             }
         }
+        // Only ASCII bytes of the texts were changed: the text's lower case is still UTF-8.
+        let written = lowered.get(start..end).map(std::str::from_utf8);
         let own;
-        let low = if exact {
-            lowered.get(start..end).unwrap_or_default()
-        } else {
-            own = lower(text);
-            &own
+        let low = match written {
+            Some(Ok(low)) if exact => low,
+            _ => {
+                own = lower(text);
+                &own
+            }
         };
         if let Some(kind) = rules.changing(text, low, &present) {
             return Some(kind);

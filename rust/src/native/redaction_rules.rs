@@ -14,6 +14,7 @@ use super::redaction_triggers::TriggerFinder;
 
 use crate::chars::is_alnum;
 use crate::figures::matcher::Pattern;
+use crate::figures::sets::Unit;
 use crate::lower::lower;
 
 const IGNORECASE: u32 = 2;
@@ -384,18 +385,28 @@ impl Rules {
     /// The kind of the first rule that could change `text`, whose lower case is `lowered`;
     /// `present[i]`: whether `lowered` holds trigger `i`.
     pub fn changing(&self, text: &str, lowered: &str, present: &[bool]) -> Option<&str> {
-        let mut original: Option<Vec<char>> = None;
+        let mut running = self
+            .rules
+            .iter()
+            .filter(|rule| {
+                rule.triggers.is_empty()
+                    || rule
+                        .triggers
+                        .iter()
+                        .any(|&t| present.get(t).copied().unwrap_or(true))
+            })
+            .peekable();
+        running.peek()?;
+        if text.is_ascii() && lowered.len() == text.len() {
+            // Matched on its bytes: its lower case is its ASCII one.
+            let (text, lowered) = (text.as_bytes(), lowered.as_bytes());
+            return running
+                .find(|rule| self.rule_changes(rule, text, rule.fold.then_some(lowered)))
+                .map(|rule| rule.kind.as_str());
+        }
+        let chars: Vec<char> = text.chars().collect();
         let mut folded: Option<Vec<char>> = None;
-        for rule in &self.rules {
-            let runs = rule.triggers.is_empty()
-                || rule
-                    .triggers
-                    .iter()
-                    .any(|&t| present.get(t).copied().unwrap_or(true));
-            if !runs {
-                continue;
-            }
-            let chars = original.get_or_insert_with(|| text.chars().collect());
+        for rule in running {
             let lowered_chars = if rule.fold {
                 let lowered_chars = folded.get_or_insert_with(|| lowered.chars().collect());
                 if lowered_chars.len() != chars.len() {
@@ -405,14 +416,14 @@ impl Rules {
             } else {
                 None
             };
-            if self.rule_changes(rule, chars, lowered_chars) {
+            if self.rule_changes(rule, &chars, lowered_chars) {
                 return Some(&rule.kind);
             }
         }
         None
     }
 
-    fn rule_changes(&self, rule: &Rule, text: &[char], lowered: Option<&[char]>) -> bool {
+    fn rule_changes<U: Unit>(&self, rule: &Rule, text: &[U], lowered: Option<&[U]>) -> bool {
         if let Some(beside) = &rule.beside {
             if let Ok(None) = beside.search(text, 0) {
                 return false; // (too deep: the rule may apply)
@@ -440,7 +451,12 @@ impl Rules {
             if start == end || !self.starts_ok(rule, text, hit.start()) {
                 continue;
             }
-            let secret: String = text.get(start..end).unwrap_or_default().iter().collect();
+            let secret: String = text
+                .get(start..end)
+                .unwrap_or_default()
+                .iter()
+                .map(|unit| unit.char())
+                .collect();
             if !secret.starts_with("[REDACTED:") && self.accepts(rule.accept, &secret) {
                 return true;
             }
@@ -449,11 +465,11 @@ impl Rules {
     }
 
     /// `RedactionRule.starts_ok` (a non-ASCII character before: not ported, so it is).
-    fn starts_ok(&self, rule: &Rule, text: &[char], start: usize) -> bool {
+    fn starts_ok<U: Unit>(&self, rule: &Rule, text: &[U], start: usize) -> bool {
         if !rule.bounded || start == 0 {
             return true;
         }
-        let Some(&before) = text.get(start - 1) else {
+        let Some(before) = text.get(start - 1).map(|unit| unit.char()) else {
             return true;
         };
         !before.is_ascii() || !(is_alnum(before) || before == ']' || rule.after.contains(&before))
@@ -516,6 +532,21 @@ mod tests {
         assert!(changes(&rules, "key sk-abc"));
         assert!(!changes(&rules, "key sk-ab"));
         assert!(!changes(&rules, "key SK-abc")); // the pattern is case-sensitive
+    }
+
+    #[test]
+    fn an_ascii_text_is_matched_as_written_or_lower_cased_for_a_fold_rule() {
+        let mut folded = RuleSpec::sample("fold", "sk-[a-z]{3}", 0, &["sk-"]);
+        folded.fold = true;
+        let rules = Rules::new(vec![folded], Vec::new(), None);
+        assert!(changes(&rules, "key SK-ABC"));
+        let rules = Rules::new(
+            vec![RuleSpec::sample("k", "SK-[A-Z]{3}", 0, &["sk-"])],
+            Vec::new(),
+            None,
+        );
+        assert!(changes(&rules, "key SK-ABC"));
+        assert!(!changes(&rules, "key sk-abc"));
     }
 
     #[test]
