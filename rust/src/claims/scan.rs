@@ -15,7 +15,7 @@ use super::prose::{
     iso_date_claim, month_day_claim, named_date_claim, ordinal_claim, quantity_claim, score_claim,
     time_claim,
 };
-use super::shapes::{Shape, shape_at};
+use super::shapes::{Shape, after_word, shape_at};
 use super::text::{at, starts_str};
 use crate::lower::lower;
 
@@ -116,6 +116,9 @@ fn pass(t: &[char], lexicon: &Lexicon) -> Pass {
     while start < t.len() {
         let Some((end, shape)) = shape_at(t, start, lexicon) else {
             start += 1;
+            while start < t.len() && after_word(t, start) {
+                start += 1; // no shape starts inside a word
+            }
             continue;
         };
         match shape {

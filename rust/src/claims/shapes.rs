@@ -116,9 +116,15 @@ fn word_then_boundary(t: &[char], p: usize, words: &Words) -> bool {
     words_at(t, p, words).any(|length| boundary(t, p + length))
 }
 
+/// The pattern's first test: no shape starts after a word character or a combining accent
+/// (so inside a word).
+pub fn after_word(t: &[char], p: usize) -> bool {
+    before_is(t, p, |c| is_word(c) || ('\u{300}'..='\u{36f}').contains(&c))
+}
+
 /// The pattern's first tests: no shape starts at `p` unless they pass.
 fn may_start(t: &[char], p: usize, lexicon: &Lexicon) -> bool {
-    if before_is(t, p, |c| is_word(c) || ('\u{300}'..='\u{36f}').contains(&c)) {
+    if after_word(t, p) {
         return false;
     }
     if !is(t, p, |c| {
