@@ -8,12 +8,15 @@
 //! spans), an `accept` test the core does not know, a non-ASCII character where the
 //! reference's Unicode test is not ported, a match that needs too deep a stack.
 
+use std::sync::OnceLock;
+
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder};
 
 use super::redaction_triggers::TriggerFinder;
 
 use crate::chars::is_alnum;
 use crate::figures::matcher::Pattern;
+use crate::figures::relaxed::Relaxed;
 use crate::figures::sets::Unit;
 use crate::lower::lower;
 
@@ -72,6 +75,10 @@ struct Rule {
     kind: String,
     /// `None`: not compiled, so it may match any text it runs on.
     pattern: Option<Pattern>,
+    /// The pattern's relaxed form (every match of the pattern is one of it): a text it
+    /// finds nothing in is passed over in one automaton run, not searched at each place.
+    /// Built when the rule first runs (most never do).
+    relaxed: OnceLock<Option<Relaxed>>,
     /// The pattern is the reference's exactly: each match can be checked as `_apply` does.
     exact: bool,
     fold: bool,
@@ -206,6 +213,16 @@ fn compiled(source: &str, flags: u32) -> Option<(Pattern, bool)> {
     Some((pattern, exact))
 }
 
+/// Whether `rule`'s pattern has no match in `searched`: its relaxed form finds none.
+fn never_matches(rule: &Rule, searched: &str) -> bool {
+    let relaxed = rule
+        .relaxed
+        .get_or_init(|| rule.pattern.as_ref().and_then(Pattern::relaxed));
+    relaxed
+        .as_ref()
+        .is_some_and(|relaxed| relaxed.next_start(searched.as_bytes(), 0).is_none())
+}
+
 fn has_digit(text: &str) -> bool {
     !text.is_ascii() || text.bytes().any(|byte| byte.is_ascii_digit())
 }
@@ -266,6 +283,7 @@ impl Rules {
                 };
                 Rule {
                     kind: spec.kind,
+                    relaxed: OnceLock::new(),
                     pattern,
                     exact,
                     fold: spec.fold,
@@ -397,11 +415,15 @@ impl Rules {
             })
             .peekable();
         running.peek()?;
+        let searched = |rule: &Rule| if rule.fold { lowered } else { text };
         if text.is_ascii() && lowered.len() == text.len() {
             // Matched on its bytes: its lower case is its ASCII one.
-            let (text, lowered) = (text.as_bytes(), lowered.as_bytes());
+            let (bytes, lowered) = (text.as_bytes(), lowered.as_bytes());
             return running
-                .find(|rule| self.rule_changes(rule, text, rule.fold.then_some(lowered)))
+                .find(|rule| {
+                    !never_matches(rule, searched(rule))
+                        && self.rule_changes(rule, bytes, rule.fold.then_some(lowered))
+                })
                 .map(|rule| rule.kind.as_str());
         }
         let chars: Vec<char> = text.chars().collect();
@@ -416,7 +438,9 @@ impl Rules {
             } else {
                 None
             };
-            if self.rule_changes(rule, &chars, lowered_chars) {
+            if !never_matches(rule, searched(rule))
+                && self.rule_changes(rule, &chars, lowered_chars)
+            {
                 return Some(&rule.kind);
             }
         }
