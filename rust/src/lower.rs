@@ -106,14 +106,37 @@ pub fn lowers_into_ascii(text: &str) -> bool {
         })
 }
 
+/// Where the first byte above 0x7f is in `bytes` from `from` on: eight bytes a test.
+fn next_non_ascii(bytes: &[u8], from: usize) -> Option<usize> {
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    let rest = bytes.get(from..)?;
+    let mut skipped = 0;
+    for chunk in rest.chunks_exact(8) {
+        let mut word = [0; 8];
+        word.copy_from_slice(chunk);
+        if u64::from_ne_bytes(word) & HIGH != 0 {
+            break;
+        }
+        skipped += 8;
+    }
+    let found = rest
+        .get(skipped..)?
+        .iter()
+        .position(|byte| !byte.is_ascii())?;
+    Some(from + skipped + found)
+}
+
 /// Append `text` lower-cased as CPython's `str.lower` does to `out`.
 pub fn lower_into(text: &str, out: &mut String) {
     let start = out.len();
     let mut copied = 0; // `text` up to here is in `out` (ASCII still to lower-case)
-    for (at, c) in text.char_indices() {
-        if c.is_ascii() {
-            continue; // copied in runs, lower-cased at the end
-        }
+    let mut from = 0;
+    // ASCII is copied in runs and lower-cased at the end: only the other characters are read.
+    while let Some(at) = next_non_ascii(text.as_bytes(), from) {
+        let Some(c) = text.get(at..).and_then(|rest| rest.chars().next()) else {
+            break;
+        };
+        from = at + c.len_utf8();
         let lowered = if c == CAPITAL_SIGMA {
             let before = text.get(..at).unwrap_or("");
             let after = text.get(at + c.len_utf8()..).unwrap_or("");
@@ -137,6 +160,13 @@ pub fn lower_into(text: &str, out: &mut String) {
     if let Some((_, appended)) = out.as_mut_str().split_at_mut_checked(start) {
         appended.make_ascii_lowercase();
     }
+}
+
+/// Whether `lower(text)` has as many characters as `text`: only U+0130 lower-cases to
+/// two (the final sigma is one either way). Its UTF-8 is C4 B0.
+pub fn lower_keeps_length(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    text.is_ascii() || !memchr::memchr_iter(0xc4, bytes).any(|at| bytes.get(at + 1) == Some(&0xb0))
 }
 
 /// `text` lower-cased as CPython's `str.lower` does.
@@ -191,6 +221,35 @@ mod tests {
             assert_eq!(lowered, lower(text).chars().collect::<Vec<_>>(), "{text:?}");
         }
         assert_eq!(super::chars_and_lowered("a\u{130}"), None);
+    }
+
+    #[test]
+    fn only_one_character_lower_cases_to_more_than_one() {
+        let longer: Vec<char> = (0..=0x10_ffff)
+            .filter_map(char::from_u32)
+            .filter(|&c| lower(&c.to_string()).chars().count() != 1)
+            .collect();
+        assert_eq!(longer, ['\u{130}']);
+        assert!(super::lower_keeps_length("ab\u{131}\u{100}\u{3a3}"));
+        assert!(!super::lower_keeps_length("ab\u{131}\u{130}"));
+    }
+
+    #[test]
+    fn ascii_runs_of_any_length_are_lower_cased_around_the_other_characters() {
+        for c in ['\u{c9}', '\u{130}', '\u{65e5}', '\u{1f600}', '\u{212a}'] {
+            for before in 0..20 {
+                for after in [0, 1, 7, 8, 9, 17] {
+                    let (head, tail) = ("AbC".repeat(7), "xYz".repeat(6));
+                    let head = head.get(..before).unwrap_or_default();
+                    let tail = tail.get(..after).unwrap_or_default();
+                    let text = format!("{head}{c}{tail}{c}");
+                    let expected = [head, &c.to_string(), tail, &c.to_string()]
+                        .map(lower)
+                        .concat();
+                    assert_eq!(lower(&text), expected, "{text:?}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -15,7 +15,7 @@ use std::collections::HashSet;
 
 use super::redaction_rules::Rules;
 use super::{Frame, Trace, Value};
-use crate::lower::{lower, lower_into, lowers_into_ascii};
+use crate::lower::{lower_into, lowers_into_ascii};
 use sonic_rs::ValueRef;
 
 /// The texts and keys of a trace, in the reference's order.
@@ -122,15 +122,11 @@ pub fn first_changing<'r>(rules: &'r Rules, texts: &[&str]) -> Option<&'r str> {
                 *slot = true;
             }
         }
-        // Only ASCII bytes of the texts were changed: the text's lower case is still UTF-8.
-        let written = lowered.get(start..end).map(std::str::from_utf8);
-        let own;
-        let low = match written {
-            Some(Ok(low)) if exact => low,
-            _ => {
-                own = lower(text);
-                &own
-            }
+        // Only ASCII bytes of the texts were changed: the text's lower case is still UTF-8
+        // (else the rules make it, if one needs it).
+        let low = match lowered.get(start..end).map(std::str::from_utf8) {
+            Some(Ok(low)) if exact => Some(low),
+            _ => None,
         };
         if let Some(kind) = rules.changing(text, low, &present) {
             return Some(kind);

@@ -8,6 +8,7 @@
 //! spans), an `accept` test the core does not know, a non-ASCII character where the
 //! reference's Unicode test is not ported, a match that needs too deep a stack.
 
+use std::cell::OnceCell;
 use std::sync::OnceLock;
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder};
@@ -18,7 +19,7 @@ use crate::chars::is_alnum;
 use crate::figures::matcher::Pattern;
 use crate::figures::relaxed::Relaxed;
 use crate::figures::sets::Unit;
-use crate::lower::lower;
+use crate::lower::{lower, lower_keeps_length};
 
 const IGNORECASE: u32 = 2;
 const MULTILINE: u32 = 8;
@@ -400,9 +401,10 @@ impl Rules {
         }
     }
 
-    /// The kind of the first rule that could change `text`, whose lower case is `lowered`;
-    /// `present[i]`: whether `lowered` holds trigger `i`.
-    pub fn changing(&self, text: &str, lowered: &str, present: &[bool]) -> Option<&str> {
+    /// The kind of the first rule that could change `text`; `lowered` is its lower case if
+    /// the caller has it (else it is made when a rule ignoring case runs); `present[i]`:
+    /// whether the lower case holds trigger `i`.
+    pub fn changing(&self, text: &str, lowered: Option<&str>, present: &[bool]) -> Option<&str> {
         let mut running = self
             .rules
             .iter()
@@ -415,39 +417,67 @@ impl Rules {
             })
             .peekable();
         running.peek()?;
-        let searched = |rule: &Rule| if rule.fold { lowered } else { text };
-        if text.is_ascii() && lowered.len() == text.len() {
+        if text.is_ascii() {
             // Matched on its bytes: its lower case is its ASCII one.
-            let (bytes, lowered) = (text.as_bytes(), lowered.as_bytes());
+            let own;
+            let lowered = match lowered {
+                Some(lowered) if lowered.len() == text.len() => lowered,
+                _ => {
+                    own = text.to_ascii_lowercase();
+                    &own
+                }
+            };
             return running
                 .find(|rule| {
-                    !never_matches(rule, searched(rule))
-                        && self.rule_changes(rule, bytes, rule.fold.then_some(lowered))
+                    let (searched, units) = if rule.fold {
+                        (lowered, Some(lowered.as_bytes()))
+                    } else {
+                        (text, None)
+                    };
+                    !never_matches(rule, searched)
+                        && self.rule_changes(rule, text.as_bytes(), units, searched)
                 })
                 .map(|rule| rule.kind.as_str());
         }
-        let chars: Vec<char> = text.chars().collect();
+        // Characters, and the lower case's, made only for a rule that may match.
+        let own = OnceCell::new();
+        let lowered = || lowered.unwrap_or_else(|| own.get_or_init(|| lower(text)));
+        let mut chars: Option<Vec<char>> = None;
         let mut folded: Option<Vec<char>> = None;
         for rule in running {
-            let lowered_chars = if rule.fold {
-                let lowered_chars = folded.get_or_insert_with(|| lowered.chars().collect());
-                if lowered_chars.len() != chars.len() {
+            let searched = if rule.fold {
+                if !lower_keeps_length(text) {
                     return Some(&rule.kind); // the reference runs it on the text, ignoring case
                 }
-                Some(lowered_chars.as_slice())
+                lowered()
             } else {
-                None
+                text
             };
-            if !never_matches(rule, searched(rule))
-                && self.rule_changes(rule, &chars, lowered_chars)
-            {
+            if never_matches(rule, searched) {
+                continue;
+            }
+            let chars = chars.get_or_insert_with(|| text.chars().collect());
+            let units = rule.fold.then(|| {
+                folded
+                    .get_or_insert_with(|| searched.chars().collect())
+                    .as_slice()
+            });
+            if self.rule_changes(rule, chars, units, searched) {
                 return Some(&rule.kind);
             }
         }
         None
     }
 
-    fn rule_changes<U: Unit>(&self, rule: &Rule, text: &[U], lowered: Option<&[U]>) -> bool {
+    /// Whether `rule` could change `text` (`lowered`: its lower case, for a rule ignoring
+    /// case); `searched` is the text the pattern runs on, in UTF-8.
+    fn rule_changes<U: Unit>(
+        &self,
+        rule: &Rule,
+        text: &[U],
+        lowered: Option<&[U]>,
+        searched: &str,
+    ) -> bool {
         if let Some(beside) = &rule.beside {
             if let Ok(None) = beside.search(text, 0) {
                 return false; // (too deep: the rule may apply)
@@ -456,19 +486,20 @@ impl Rules {
         let Some(pattern) = &rule.pattern else {
             return true;
         };
-        let searched = lowered.unwrap_or(text);
-        let mut from = 0;
-        while from <= searched.len() {
-            let Ok(found) = pattern.search(searched, from) else {
-                return true; // too deep for the matcher
-            };
-            let Some(hit) = found else {
-                return false;
-            };
+        let units = lowered.unwrap_or(text);
+        // Every match in order (`finditer`), tried only where the relaxed form says one
+        // may start.
+        let hits = match rule.relaxed.get().and_then(Option::as_ref) {
+            Some(relaxed) => relaxed.find_all(pattern, units, searched),
+            None => pattern.find_all(units),
+        };
+        let Ok(hits) = hits else {
+            return true; // too deep for the matcher
+        };
+        for hit in hits {
             if !rule.exact || hit.end() == hit.start() {
                 return true; // the reference's next match may be elsewhere
             }
-            from = hit.end();
             let Some((start, end)) = hit.group(Some(rule.group)) else {
                 continue;
             };
@@ -528,7 +559,7 @@ mod tests {
         let lowered = crate::lower::lower(text);
         let mut present = vec![false; rules.triggers.len()];
         rules.find_triggers(&lowered, &mut present)
-            && rules.changing(text, &lowered, &present).is_some()
+            && rules.changing(text, Some(&lowered), &present).is_some()
     }
 
     #[test]
@@ -571,6 +602,17 @@ mod tests {
         );
         assert!(changes(&rules, "key SK-ABC"));
         assert!(!changes(&rules, "key sk-abc"));
+    }
+
+    #[test]
+    fn a_fold_rule_declines_a_text_whose_lower_case_is_longer() {
+        let mut folded = RuleSpec::sample("fold", "sk-[a-z]{3}", 0, &["sk-"]);
+        folded.fold = true;
+        let rules = Rules::new(vec![folded], Vec::new(), None);
+        // U+0130 lower-cases to two characters: the reference matches the text itself.
+        assert!(changes(&rules, "\u{130} sk-"));
+        assert!(!changes(&rules, "\u{c9} \u{131} sk-"));
+        assert!(changes(&rules, "\u{c9} SK-ABC"));
     }
 
     #[test]
