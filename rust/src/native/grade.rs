@@ -95,6 +95,9 @@ fn fact_claims<'q>(
     question: &'q Question,
     extractor: &Extractor,
 ) -> Result<Vec<FactClaim<'q>>, Fallback> {
+    if question.facts.is_empty() {
+        return Ok(Vec::new()); // (no question: the answer is not lower-cased for nothing)
+    }
     let lowered = lower(answer);
     let mut figures = Vec::with_capacity(question.facts.len());
     for (_, text) in &question.facts {
