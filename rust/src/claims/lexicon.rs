@@ -39,12 +39,16 @@ pub struct Lexicon {
     pub weekdays: Words,
     pub number_value: HashMap<String, u32>,
     pub word_of_value: HashMap<u32, String>,
-    pub lower_numbers: Words,
     pub any_numbers: Words,
     pub any_tens: Words,
     pub units: Words,
     pub ordinals: Vec<String>,
     pub any_ordinals: Words,
+    /// The number words and `any_ordinals` in one list: a plain word is tested once.
+    pub counting_words: Words,
+    /// `month_words`, `weekdays`, `any_numbers` and `any_ordinals` in one list: what no
+    /// plain capitalised word may be.
+    pub named_words: Words,
     pub extensions: Words,
     pub tlds: Words,
     pub connectors: Words,
@@ -121,6 +125,18 @@ impl Lexicon {
         let ordinals = list(words, "ordinals")?;
         let later: Vec<String> = ordinals.iter().skip(3).cloned().collect();
         let connectors = list(words, "connectors")?;
+        let weekdays = list(words, "weekdays")?;
+        let any_later = with_capitals(&later);
+        let any_number_words = with_capitals(&number_words);
+        let counting_words = longest_first(number_words.iter().chain(&any_later).cloned());
+        let named_words = longest_first(
+            all_month_words
+                .iter()
+                .chain(&weekdays)
+                .chain(&any_number_words)
+                .chain(&any_later)
+                .cloned(),
+        );
         let titles = set(words, "titles")?;
         let mut plain_words = set(words, "common_words")?;
         plain_words.extend(titles.iter().cloned());
@@ -136,15 +152,16 @@ impl Lexicon {
             month_words: longest_first(all_month_words),
             full_months: longest_first(months.iter().cloned()),
             months,
-            weekdays: longest_first(list(words, "weekdays")?),
+            weekdays: longest_first(weekdays.iter().cloned()),
             number_value: numbers.iter().cloned().collect(),
             word_of_value,
-            lower_numbers: longest_first(number_words.iter().cloned()),
-            any_numbers: longest_first(with_capitals(&number_words)),
+            any_numbers: longest_first(any_number_words.iter().cloned()),
             any_tens: longest_first(with_capitals(&tens)),
             units: longest_first(units),
             ordinals,
-            any_ordinals: longest_first(with_capitals(&later)),
+            counting_words,
+            named_words,
+            any_ordinals: longest_first(any_later),
             extensions: longest_first(list(words, "extensions")?),
             tlds: longest_first(list(words, "tlds")?),
             connectors: longest_first(connectors.iter().cloned()),

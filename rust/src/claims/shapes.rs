@@ -143,9 +143,7 @@ fn may_start(t: &[char], p: usize, lexicon: &Lexicon) -> bool {
     let plain_word = end == t.len()
         || is(t, end, |c| is_space(c) || ",;!?)]\"\u{201d}".contains(c))
         || (at(t, end) == Some('.') && (end + 1 == t.len() || is(t, end + 1, is_space)));
-    !plain_word
-        || word_then_boundary(t, p, &lexicon.lower_numbers)
-        || word_then_boundary(t, p, &lexicon.any_ordinals)
+    !plain_word || word_then_boundary(t, p, &lexicon.counting_words)
 }
 
 /// `_PLAIN_CAPITAL`: a capitalised word that is no month, weekday, number or ordinal word.
@@ -153,13 +151,7 @@ fn plain_capital(t: &[char], p: usize, lexicon: &Lexicon) -> bool {
     if !is(t, p, |c| c.is_ascii_uppercase()) {
         return false;
     }
-    let lists = [
-        &lexicon.month_words,
-        &lexicon.weekdays,
-        &lexicon.any_numbers,
-        &lexicon.any_ordinals,
-    ];
-    if lists.iter().any(|words| word_then_boundary(t, p, words)) {
+    if word_then_boundary(t, p, &lexicon.named_words) {
         return false;
     }
     let end = run(t, p + 1, ascii_lower);
