@@ -9,7 +9,7 @@ use super::code::{
     path_claim, quote_claim, url_claim,
 };
 use super::hedge::{hedged_spans, label_lines, mark_hedged};
-use super::lexicon::Lexicon;
+use super::lexicon::{Lexicon, holds_lower};
 use super::names::{Words, clean_word, name_claim, name_words, split_name};
 use super::prose::{
     iso_date_claim, month_day_claim, named_date_claim, ordinal_claim, quantity_claim, score_claim,
@@ -17,7 +17,6 @@ use super::prose::{
 };
 use super::shapes::{Shape, after_word, shape_at};
 use super::text::{at, starts_str};
-use crate::lower::lower;
 
 /// The reference raises on this answer: the caller runs the reference, which raises alike.
 #[derive(Debug, PartialEq, Eq)]
@@ -51,7 +50,7 @@ fn opens_sentence(t: &[char], position: usize, lexicon: &Lexicon) -> bool {
     }
     let before: String = t.get(first..index).unwrap_or_default().iter().collect();
     // "Dr. Smith", "J. K. Rowling": a title or an initial does not end a sentence.
-    !(lexicon.titles.contains(&lower(&before))
+    !(holds_lower(&lexicon.titles, &before)
         || (index - first == 1 && crate::chars::is_upper_text(&before)))
 }
 
@@ -188,7 +187,7 @@ pub fn scan_hedged(
                 .iter()
                 .enumerate()
                 .filter(move |(i, _)| *i > 0 || !opens)
-                .map(|(_, (w, _))| clean_word(w))
+                .map(|(_, (w, _))| clean_word(w).into_owned())
         })
         .collect();
     for (words, opens) in &names {

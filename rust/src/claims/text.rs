@@ -1,21 +1,9 @@
 //! Small helpers over an answer held as code points (`&[char]`), or as bytes when it is
 //! ASCII (`&[u8]`): either way offsets are Python's.
 
-use crate::chars::{is_decimal, is_word};
+use crate::chars::{is_decimal, is_word, is_word_byte};
 
 pub use crate::figures::sets::Unit;
-
-/// `\w` of each byte (none above 0x7f: an ASCII answer has none).
-#[allow(clippy::indexing_slicing)] // evaluated at build time: a bad index fails the build
-static WORD_BYTES: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut byte = 0;
-    while byte < 128 {
-        table[byte] = (byte as u8).is_ascii_alphanumeric() || byte == b'_' as usize;
-        byte += 1;
-    }
-    table
-};
 
 /// A unit's `\w`, in one test for the bytes of an ASCII answer.
 pub trait WordUnit: Unit {
@@ -25,7 +13,7 @@ pub trait WordUnit: Unit {
 impl WordUnit for u8 {
     #[inline]
     fn is_word(self) -> bool {
-        WORD_BYTES.get(usize::from(self)).copied().unwrap_or(false)
+        is_word_byte(self)
     }
 }
 
