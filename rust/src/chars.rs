@@ -37,14 +37,37 @@ fn mapped(pairs: &[(u32, u32)], code: u32) -> u32 {
         .map_or(code, |&(_, to)| to)
 }
 
-/// `re`'s `\w`: `str.isalnum()` or `_`.
+/// `\w` of each byte (none above 0x7f).
+#[allow(clippy::indexing_slicing)] // evaluated at build time: a bad index fails the build
+static WORD_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 128 {
+        table[byte] = (byte as u8).is_ascii_alphanumeric() || byte == b'_' as usize;
+        byte += 1;
+    }
+    table
+};
+
+/// `re`'s `\w` of an ASCII byte (no byte above 0x7f is one).
+#[inline]
+pub fn is_word_byte(byte: u8) -> bool {
+    WORD_BYTES.get(usize::from(byte)).copied().unwrap_or(false)
+}
+
+/// `re`'s `\w`: `str.isalnum()` or `_`. ASCII is answered inline, the rest from the table
+/// out of line (the scanners call this at every character).
 #[inline]
 pub fn is_word(c: char) -> bool {
-    if c.is_ascii() {
-        c.is_ascii_alphanumeric() || c == '_'
-    } else {
-        in_ranges(&tables::WORD, c)
+    match u8::try_from(c) {
+        Ok(byte) if byte.is_ascii() => is_word_byte(byte),
+        _ => is_word_above_ascii(c),
     }
+}
+
+#[inline(never)]
+fn is_word_above_ascii(c: char) -> bool {
+    in_ranges(&tables::WORD, c)
 }
 
 /// `str.isalnum()`: what `[^\W_]` matches.
@@ -117,6 +140,12 @@ pub fn all_alpha(text: &str) -> bool {
 
 /// `str.isupper()`: a cased character, and none lower or title case.
 pub fn is_upper_text(text: &str) -> bool {
+    if text.is_ascii() {
+        // Cased ASCII is the letters: a capital, and no small letter.
+        let bytes = text.as_bytes();
+        return bytes.iter().any(u8::is_ascii_uppercase)
+            && !bytes.iter().any(u8::is_ascii_lowercase);
+    }
     let mut cased = false;
     for c in text.chars() {
         if in_ranges(&tables::LOWER, c) || in_ranges(&tables::TITLE, c) {
@@ -254,9 +283,20 @@ mod tests {
     }
 
     #[test]
+    fn a_byte_is_a_word_character_as_its_character_is() {
+        for byte in 0..=255u8 {
+            let c = char::from(byte);
+            assert_eq!(is_word_byte(byte), c.is_ascii() && is_word(c), "{byte}");
+            assert_eq!(is_word(c), c.is_alphanumeric() || c == '_', "{byte}");
+        }
+    }
+
+    #[test]
     fn isupper_reads_every_character() {
         assert!(is_upper_text("NASA") && is_upper_text("U.S.") && !is_upper_text("NaSA"));
         assert!(!is_upper_text("12") && !is_upper_text("ǅX"));
+        assert!(is_upper_text("A1-B") && !is_upper_text("") && !is_upper_text("AbC"));
+        assert!(is_upper_text("ÉA") && !is_upper_text("Éa") && !is_upper_text("é1"));
         assert!(all_alpha("état") && !all_alpha("") && !all_alpha("a1"));
     }
 

@@ -97,10 +97,13 @@ pub fn chars_and_lowered(text: &str) -> Option<(Vec<char>, Vec<char>)> {
 /// U+212A are the only ones). When not, the ASCII of `lower(text)` is that of `text`
 /// ASCII-lower-cased, in the same runs: every other character lowers to non-ASCII only.
 pub fn lowers_into_ascii(text: &str) -> bool {
-    // memmem over their UTF-8: far faster than `str::contains(char)`.
+    // Their UTF-8 starts 0xC4 and 0xE2: a byte search finds where either may be.
+    let bytes = text.as_bytes();
     !text.is_ascii()
-        && (memchr::memmem::find(text.as_bytes(), "\u{130}".as_bytes()).is_some()
-            || memchr::memmem::find(text.as_bytes(), "\u{212a}".as_bytes()).is_some())
+        && memchr::memchr2_iter(0xc4, 0xe2, bytes).any(|at| {
+            let rest = bytes.get(at..).unwrap_or_default();
+            rest.starts_with("\u{130}".as_bytes()) || rest.starts_with("\u{212a}".as_bytes())
+        })
 }
 
 /// Append `text` lower-cased as CPython's `str.lower` does to `out`.
@@ -158,6 +161,13 @@ pub fn next_non_ascii(bytes: &[u8], from: usize) -> Option<usize> {
         .iter()
         .position(|byte| !byte.is_ascii())
         .map(|at| offset + at)
+}
+
+/// Whether `lower(text)` has as many characters as `text`: only U+0130 lower-cases to
+/// two (the final sigma is one either way). Its UTF-8 is C4 B0.
+pub fn lower_keeps_length(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    text.is_ascii() || !memchr::memchr_iter(0xc4, bytes).any(|at| bytes.get(at + 1) == Some(&0xb0))
 }
 
 /// `text` lower-cased as CPython's `str.lower` does.
@@ -233,6 +243,35 @@ mod tests {
     }
 
     #[test]
+    fn only_one_character_lower_cases_to_more_than_one() {
+        let longer: Vec<char> = (0..=0x10_ffff)
+            .filter_map(char::from_u32)
+            .filter(|&c| lower(&c.to_string()).chars().count() != 1)
+            .collect();
+        assert_eq!(longer, ['\u{130}']);
+        assert!(super::lower_keeps_length("ab\u{131}\u{100}\u{3a3}"));
+        assert!(!super::lower_keeps_length("ab\u{131}\u{130}"));
+    }
+
+    #[test]
+    fn ascii_runs_of_any_length_are_lower_cased_around_the_other_characters() {
+        for c in ['\u{c9}', '\u{130}', '\u{65e5}', '\u{1f600}', '\u{212a}'] {
+            for before in 0..20 {
+                for after in [0, 1, 7, 8, 9, 17] {
+                    let (head, tail) = ("AbC".repeat(7), "xYz".repeat(6));
+                    let head = head.get(..before).unwrap_or_default();
+                    let tail = tail.get(..after).unwrap_or_default();
+                    let text = format!("{head}{c}{tail}{c}");
+                    let expected = [head, &c.to_string(), tail, &c.to_string()]
+                        .map(lower)
+                        .concat();
+                    assert_eq!(lower(&text), expected, "{text:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn only_two_non_ascii_characters_lower_into_ascii() {
         let into_ascii: Vec<char> = (0x80..=0x10_ffff)
             .filter_map(char::from_u32)
@@ -240,6 +279,11 @@ mod tests {
             .collect();
         assert_eq!(into_ascii, ['\u{130}', '\u{212a}']);
         assert!(super::lowers_into_ascii("a\u{212a}") && super::lowers_into_ascii("\u{130}"));
+        // Their neighbours in UTF-8 (the same first byte) do not.
+        assert!(!super::lowers_into_ascii("\u{131}\u{2019}\u{212b} \u{100}"));
+        assert!(super::lowers_into_ascii(
+            "\u{131}\u{2019}\u{212b} x\u{212a}"
+        ));
         assert!(!super::lowers_into_ascii("ÀÉÎ K") && !super::lowers_into_ascii("KEY"));
     }
 

@@ -68,8 +68,7 @@ impl PyClaimScanner {
 
     /// The hedged sentences of `answer` as `(start, end)`, or `None` for a lone surrogate.
     fn hedged_spans(&self, answer: &Bound<'_, PyString>) -> Option<Vec<(usize, usize)>> {
-        let text: Vec<char> = answer.to_str().ok()?.chars().collect();
-        Some(claims::hedged_spans(&text, &self.lexicon))
+        Some(claims::hedged_spans(answer.to_str().ok()?, &self.lexicon))
     }
 }
 

@@ -3,46 +3,70 @@
 
 use super::Claim;
 use super::lexicon::Lexicon;
-use super::text::{at, before_is, boundary, is, run, starts_str, words_at};
-use crate::chars::{is_space, is_word};
+use super::text::{WordUnit, at, boundary, is, run, starts_str, words_at};
+use crate::chars::is_space;
 use crate::lower::lower;
 
-/// The sentences that hold a hedge word, as `(start, end)` code-point spans.
-pub fn hedged_spans(t: &[char], lexicon: &Lexicon) -> Vec<(usize, usize)> {
-    let text: String = t.iter().collect();
-    let lowered: Vec<char> = lower(&text).chars().collect();
+/// The sentences of `answer` that hold a hedge word, as `(start, end)` code-point spans.
+pub fn hedged_spans(answer: &str, lexicon: &Lexicon) -> Vec<(usize, usize)> {
+    if answer.is_ascii() {
+        // Bytes are code points, and the lower case is the ASCII one, whose words start
+        // where the answer's do.
+        let t = answer.as_bytes();
+        let starts = word_starts(t);
+        return spans(t, &t.to_ascii_lowercase(), [&starts, &starts], lexicon);
+    }
+    let t: Vec<char> = answer.chars().collect();
+    let lowered: Vec<char> = lower(answer).chars().collect();
     // A rare character whose lower case is longer: the reference matches the answer itself.
     let lowered = if lowered.len() == t.len() {
         lowered
     } else {
-        t.to_vec()
+        t.clone()
     };
+    let (lowered_starts, starts) = (word_starts(&lowered), word_starts(&t));
+    spans(&t, &lowered, [&lowered_starts, &starts], lexicon)
+}
+
+/// Where each word of `t` starts: a word character with none before it. `\b` before a
+/// word character holds there only, so only there can a hedge or "may" match.
+fn word_starts<U: WordUnit>(t: &[U]) -> Vec<usize> {
+    let mut starts = Vec::with_capacity(t.len() / 2 + 1); // a word and a space at least
+    let mut before = false;
+    for (index, unit) in t.iter().enumerate() {
+        let word = unit.is_word();
+        if word && !before {
+            starts.push(index);
+        }
+        before = word;
+    }
+    starts
+}
+
+/// The spans, from the word starts of `lowered` (hedges) and of `t` ("may").
+fn spans<U: WordUnit>(
+    t: &[U],
+    lowered: &[U],
+    [lowered_starts, starts]: [&[usize]; 2],
+    lexicon: &Lexicon,
+) -> Vec<(usize, usize)> {
     let mut hedges = Vec::new();
-    let mut index = 0;
-    while index < lowered.len() {
-        // Every hedge starts with a letter: `\b` before it means no word character before.
-        let found = (!before_is(&lowered, index, is_word))
-            .then(|| {
-                words_at(&lowered, index, &lexicon.hedges)
-                    .map(|length| index + length)
-                    .find(|&end| boundary(&lowered, index) && boundary(&lowered, end))
-            })
-            .flatten();
-        match found {
-            Some(end) => {
-                hedges.push((index, end));
-                index = end;
-            }
-            None => index += 1,
+    let mut after = 0; // the end of the last hedge: the search goes on from there
+    for &index in lowered_starts {
+        if index < after {
+            continue; // inside a hedge of several words
+        }
+        let found = words_at(lowered, index, &lexicon.hedges)
+            .map(|length| index + length)
+            .find(|&end| boundary(lowered, end));
+        if let Some(end) = found {
+            hedges.push((index, end));
+            after = end;
         }
     }
-    let mut index = 0;
-    while index < t.len() {
-        if boundary(t, index) && starts_str(t, index, "may") && boundary(t, index + 3) {
+    for &index in starts {
+        if starts_str(t, index, "may") && boundary(t, index + 3) {
             hedges.push((index, index + 3));
-            index += 3;
-        } else {
-            index += 1;
         }
     }
     hedges.sort_by_key(|&(start, _)| start);
@@ -120,4 +144,42 @@ pub fn label_lines(t: &[char]) -> Vec<(usize, usize)> {
         start = end + 1;
     }
     labels
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{hedged_spans, spans, word_starts};
+    use crate::claims::lexicon::sample::lexicon;
+
+    #[test]
+    fn a_hedge_marks_its_sentence_in_any_case_and_may_only_in_lower_case() {
+        let lexicon = lexicon();
+        let found = |answer: &str| hedged_spans(answer, &lexicon);
+        assert_eq!(found("It is done. LIKELY in a/b.py! Next"), [(12, 29)]);
+        assert_eq!(found("Done.\nIt may be x"), [(6, 17)]);
+        assert_eq!(found("In May it rains."), []);
+        assert_eq!(found("unlikely, likelyx, mayor, x_might"), []);
+        assert_eq!(found("Café: it is likely here."), [(0, 24)]);
+    }
+
+    #[test]
+    fn an_ascii_answer_read_as_bytes_gives_the_spans_of_its_code_points() {
+        let lexicon = lexicon();
+        for answer in [
+            "It is done. LIKELY in a/b.py! Next",
+            "Likely. may? Might\nmay",
+            "x may.y might_ MIGHT likely",
+            "",
+            "may",
+        ] {
+            let chars: Vec<char> = answer.chars().collect();
+            let lowered: Vec<char> = answer.to_lowercase().chars().collect();
+            let (lowered_starts, starts) = (word_starts(&lowered), word_starts(&chars));
+            assert_eq!(
+                hedged_spans(answer, &lexicon),
+                spans(&chars, &lowered, [&lowered_starts, &starts], &lexicon),
+                "{answer:?}"
+            );
+        }
+    }
 }

@@ -3,10 +3,60 @@
 //! figures/_numbers.py), prepared for matching.
 
 use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Mutex;
 
 use super::text::Words;
 use crate::lower::lower;
+
+/// The hash of the lexicon's word sets: their words are short and fixed (none comes from a
+/// trace), so a multiply per eight bytes does, where SipHash cost hundreds of instructions a
+/// lookup. A crafted word looked up can only meet the set's own collisions.
+#[derive(Default, Clone, Copy)]
+pub struct WordHasher(u64);
+
+impl Hasher for WordHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        const SEED: u64 = 0x517c_c1b7_2722_0a95; // rustc's FxHasher
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut word = [0; 8];
+            word.copy_from_slice(chunk);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(SEED);
+        }
+        let mut word = [0; 8];
+        let rest = chunks.remainder();
+        if let Some(start) = word.get_mut(..rest.len()) {
+            start.copy_from_slice(rest);
+        }
+        let tail = u64::from_le_bytes(word) ^ (rest.len() as u64) << 59;
+        self.0 = (self.0.rotate_left(5) ^ tail).wrapping_mul(SEED);
+    }
+}
+
+/// A set of lexicon words.
+pub type WordSet = HashSet<String, BuildHasherDefault<WordHasher>>;
+
+/// A map from lexicon words.
+pub type WordMap<V> = HashMap<String, V, BuildHasherDefault<WordHasher>>;
+
+/// Whether `set` holds the lower case (`str.lower`) of `word`: a short ASCII word is
+/// lower-cased on the stack, not in a new string.
+pub fn holds_lower(set: &WordSet, word: &str) -> bool {
+    let mut buffer = [0u8; 32];
+    match buffer.get_mut(..word.len()) {
+        Some(low) if word.is_ascii() => {
+            low.copy_from_slice(word.as_bytes());
+            low.make_ascii_lowercase();
+            std::str::from_utf8(low).is_ok_and(|low| set.contains(low))
+        }
+        _ => set.contains(&lower(word)),
+    }
+}
 
 /// Words as a regex word trie tries them.
 fn longest_first(words: impl IntoIterator<Item = String>) -> Words {
@@ -33,32 +83,36 @@ fn with_capitals(words: &[String]) -> Vec<String> {
 pub struct Lexicon {
     pub months: Vec<String>,
     pub abbreviations: Vec<Vec<String>>,
-    pub month_number: HashMap<String, usize>,
+    pub month_number: WordMap<usize>,
     pub month_words: Words,
     pub full_months: Words,
     pub weekdays: Words,
     pub number_value: HashMap<String, u32>,
     pub word_of_value: HashMap<u32, String>,
-    pub lower_numbers: Words,
     pub any_numbers: Words,
     pub any_tens: Words,
     pub units: Words,
     pub ordinals: Vec<String>,
     pub any_ordinals: Words,
+    /// The number words and `any_ordinals` in one list: a plain word is tested once.
+    pub counting_words: Words,
+    /// `month_words`, `weekdays`, `any_numbers` and `any_ordinals` in one list: what no
+    /// plain capitalised word may be.
+    pub named_words: Words,
     pub extensions: Words,
     pub tlds: Words,
     pub connectors: Words,
-    pub connector_set: HashSet<String>,
-    pub titles: HashSet<String>,
-    pub plain_words: HashSet<String>,
-    pub stop_nouns: HashSet<String>,
+    pub connector_set: WordSet,
+    pub titles: WordSet,
+    pub plain_words: WordSet,
+    pub stop_nouns: WordSet,
     pub hedges: Words,
-    pub places: HashMap<String, usize>,
+    pub places: WordMap<usize>,
     pub place_groups: Vec<Vec<String>>,
-    pub plain_abbreviations: HashSet<String>,
-    pub suffixes: HashSet<String>,
-    pub not_names: HashSet<String>,
-    pub compass: HashSet<String>,
+    pub plain_abbreviations: WordSet,
+    pub suffixes: WordSet,
+    pub not_names: WordSet,
+    pub compass: WordSet,
     /// The forms of names met before (the reference caches them too, `functools.lru_cache`).
     pub name_forms: Mutex<HashMap<Vec<String>, Vec<String>>>,
 }
@@ -70,7 +124,7 @@ fn list(words: &HashMap<String, Vec<String>>, key: &str) -> Result<Vec<String>, 
         .ok_or_else(|| format!("the claim lexicon has no {key:?} list"))
 }
 
-fn set(words: &HashMap<String, Vec<String>>, key: &str) -> Result<HashSet<String>, String> {
+fn set(words: &HashMap<String, Vec<String>>, key: &str) -> Result<WordSet, String> {
     Ok(list(words, key)?.into_iter().collect())
 }
 
@@ -92,7 +146,7 @@ impl Lexicon {
                 "the claim lexicon needs 12 months and their abbreviations",
             ));
         }
-        let mut month_number = HashMap::new();
+        let mut month_number = WordMap::default();
         for (index, (month, shorts)) in months.iter().zip(&abbreviations).enumerate() {
             month_number.insert(lower(month), index + 1);
             for short in shorts {
@@ -121,10 +175,22 @@ impl Lexicon {
         let ordinals = list(words, "ordinals")?;
         let later: Vec<String> = ordinals.iter().skip(3).cloned().collect();
         let connectors = list(words, "connectors")?;
+        let weekdays = list(words, "weekdays")?;
+        let any_later = with_capitals(&later);
+        let any_number_words = with_capitals(&number_words);
+        let counting_words = longest_first(number_words.iter().chain(&any_later).cloned());
+        let named_words = longest_first(
+            all_month_words
+                .iter()
+                .chain(&weekdays)
+                .chain(&any_number_words)
+                .chain(&any_later)
+                .cloned(),
+        );
         let titles = set(words, "titles")?;
         let mut plain_words = set(words, "common_words")?;
         plain_words.extend(titles.iter().cloned());
-        let mut places = HashMap::new();
+        let mut places = WordMap::default();
         for (index, group) in place_groups.iter().enumerate() {
             for alias in group {
                 places.insert(lower(alias), index);
@@ -136,15 +202,16 @@ impl Lexicon {
             month_words: longest_first(all_month_words),
             full_months: longest_first(months.iter().cloned()),
             months,
-            weekdays: longest_first(list(words, "weekdays")?),
+            weekdays: longest_first(weekdays.iter().cloned()),
             number_value: numbers.iter().cloned().collect(),
             word_of_value,
-            lower_numbers: longest_first(number_words.iter().cloned()),
-            any_numbers: longest_first(with_capitals(&number_words)),
+            any_numbers: longest_first(any_number_words.iter().cloned()),
             any_tens: longest_first(with_capitals(&tens)),
             units: longest_first(units),
             ordinals,
-            any_ordinals: longest_first(with_capitals(&later)),
+            counting_words,
+            named_words,
+            any_ordinals: longest_first(any_later),
             extensions: longest_first(list(words, "extensions")?),
             tlds: longest_first(list(words, "tlds")?),
             connectors: longest_first(connectors.iter().cloned()),

@@ -20,7 +20,7 @@ pub use hedge::{hedged_spans, mark_hedged};
 pub use lexicon::Lexicon;
 #[cfg(test)]
 pub use lexicon::sample;
-pub use scan::{ReferenceRaises, scan_claims};
+pub use scan::{ReferenceRaises, scan_claims, scan_hedged};
 
 /// One claim, as `tracegrade.claims.AnswerClaim` holds it (offsets in code points).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -3,13 +3,13 @@
 
 mod forms;
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 
 use super::Claim;
-use super::lexicon::Lexicon;
+use super::lexicon::{Lexicon, holds_lower};
 use super::text::{at, before_is, digit, is, run, starts_str, word, words_at};
 use crate::chars::{is_space, is_upper_text, is_word};
-use crate::lower::lower;
 use forms::cached_name_forms;
 
 fn capital(c: char) -> bool {
@@ -144,9 +144,12 @@ fn lower_tail(word: &[char]) -> Option<usize> {
 }
 
 /// `clean_word()`: a name word without its possessive and lower-case tail.
-pub fn clean_word(word: &str) -> String {
-    if !word.contains(['\'', '\u{2019}', '-']) {
-        return word.to_owned();
+pub fn clean_word(word: &str) -> Cow<'_, str> {
+    let bytes = word.as_bytes();
+    let marked = memchr::memchr2(b'\'', b'-', bytes).is_some()
+        || (!word.is_ascii() && word.contains('\u{2019}'));
+    if !marked {
+        return Cow::Borrowed(word);
     }
     let mut chars: Vec<char> = word.chars().collect();
     if let Some(at) = possessive(&chars) {
@@ -155,7 +158,7 @@ pub fn clean_word(word: &str) -> String {
     if let Some(at) = lower_tail(&chars) {
         chars.truncate(at);
     }
-    chars.into_iter().collect()
+    Cow::Owned(chars.into_iter().collect())
 }
 
 pub type Words = Vec<(String, usize)>;
@@ -167,7 +170,7 @@ pub fn split_name(words: Words, lexicon: &Lexicon) -> Vec<Words> {
     }
     let mut names: Vec<Words> = vec![Vec::new()];
     for (word, offset) in words {
-        if is_upper_text(&word) && lexicon.plain_abbreviations.contains(&lower(&word)) {
+        if is_upper_text(&word) && holds_lower(&lexicon.plain_abbreviations, &word) {
             names.push(Vec::new());
             continue;
         }
@@ -186,7 +189,7 @@ pub fn split_name(words: Words, lexicon: &Lexicon) -> Vec<Words> {
 
 fn is_abbreviation(word: &str, lexicon: &Lexicon) -> bool {
     is_upper_text(word)
-        && (word.chars().count() < 3 || lexicon.plain_abbreviations.contains(&lower(word)))
+        && (word.chars().count() < 3 || holds_lower(&lexicon.plain_abbreviations, word))
 }
 
 /// `name_claim()`; `Err(())` where the reference raises.
@@ -198,7 +201,7 @@ pub fn name_claim(
     lexicon: &Lexicon,
 ) -> Result<Option<Claim>, ()> {
     while let [(first, _), rest @ ..] = words {
-        if !lexicon.plain_words.contains(&lower(first)) {
+        if !holds_lower(&lexicon.plain_words, first) {
             break;
         }
         words = rest;
@@ -206,17 +209,17 @@ pub fn name_claim(
     }
     let last_title = words
         .iter()
-        .rposition(|(word, _)| lexicon.titles.contains(&lower(&clean_word(word))));
+        .rposition(|(word, _)| holds_lower(&lexicon.titles, &clean_word(word)));
     if let Some(title) = last_title {
         if let Some((next, _)) = words.get(title + 1) {
-            if !lexicon.connector_set.contains(&lower(next)) {
+            if !holds_lower(&lexicon.connector_set, next) {
                 words = words.get(title + 1..).unwrap_or_default();
                 sentence_start = false;
             }
         }
     }
     while let [rest @ .., (last, _)] = words {
-        if !lexicon.connector_set.contains(&lower(last)) {
+        if !holds_lower(&lexicon.connector_set, last) {
             break;
         }
         words = rest;
@@ -233,14 +236,17 @@ pub fn name_claim(
     let (Some((_, start)), Some((last_word, last_start))) = (kept.first(), kept.last()) else {
         return Ok(None);
     };
-    let cleaned: Vec<String> = kept.iter().map(|(word, _)| clean_word(word)).collect();
+    let cleaned: Vec<String> = kept
+        .iter()
+        .map(|(word, _)| clean_word(word).into_owned())
+        .collect();
     let capitalised: Vec<&String> = cleaned
         .iter()
-        .filter(|w| !lexicon.connector_set.contains(&lower(w)))
+        .filter(|w| !holds_lower(&lexicon.connector_set, w))
         .collect();
     if capitalised
         .iter()
-        .all(|w| lexicon.plain_words.contains(&lower(w)))
+        .all(|w| holds_lower(&lexicon.plain_words, w))
     {
         return Ok(None);
     }
@@ -260,4 +266,20 @@ pub fn name_claim(
     let mut claim = Claim::new("name", raw, cleaned.join(" "), *start, forms);
     claim.end = end;
     Ok(Some(claim))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::clean_word;
+    use std::borrow::Cow;
+
+    #[test]
+    fn a_word_loses_its_possessive_and_lower_case_tail_only() {
+        assert_eq!(clean_word("Bolton-born"), "Bolton");
+        assert_eq!(clean_word("Omura's"), "Omura");
+        assert_eq!(clean_word("Omura\u{2019}s"), "Omura");
+        assert_eq!(clean_word("Caf\u{e9}-goer"), "Caf\u{e9}");
+        assert_eq!(clean_word("Al-Assad"), "Al-Assad");
+        assert!(matches!(clean_word("Ludwig"), Cow::Borrowed("Ludwig")));
+    }
 }

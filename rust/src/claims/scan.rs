@@ -9,15 +9,14 @@ use super::code::{
     path_claim, quote_claim, url_claim,
 };
 use super::hedge::{hedged_spans, label_lines, mark_hedged};
-use super::lexicon::Lexicon;
+use super::lexicon::{Lexicon, holds_lower};
 use super::names::{Words, clean_word, name_claim, name_words, split_name};
 use super::prose::{
     iso_date_claim, month_day_claim, named_date_claim, ordinal_claim, quantity_claim, score_claim,
     time_claim,
 };
-use super::shapes::{Shape, shape_at};
+use super::shapes::{Shape, after_word, shape_at};
 use super::text::{at, starts_str};
-use crate::lower::lower;
 
 /// The reference raises on this answer: the caller runs the reference, which raises alike.
 #[derive(Debug, PartialEq, Eq)]
@@ -51,7 +50,7 @@ fn opens_sentence(t: &[char], position: usize, lexicon: &Lexicon) -> bool {
     }
     let before: String = t.get(first..index).unwrap_or_default().iter().collect();
     // "Dr. Smith", "J. K. Rowling": a title or an initial does not end a sentence.
-    !(lexicon.titles.contains(&lower(&before))
+    !(holds_lower(&lexicon.titles, &before)
         || (index - first == 1 && crate::chars::is_upper_text(&before)))
 }
 
@@ -116,6 +115,9 @@ fn pass(t: &[char], lexicon: &Lexicon) -> Pass {
     while start < t.len() {
         let Some((end, shape)) = shape_at(t, start, lexicon) else {
             start += 1;
+            while start < t.len() && after_word(t, start) {
+                start += 1; // no shape starts inside a word
+            }
             continue;
         };
         match shape {
@@ -160,6 +162,18 @@ fn pass(t: &[char], lexicon: &Lexicon) -> Pass {
 /// # Errors
 /// [`ReferenceRaises`] where the Python reference raises (the caller runs it instead).
 pub fn scan_claims(answer: &str, lexicon: &Lexicon) -> Result<Vec<Claim>, ReferenceRaises> {
+    scan_hedged(answer, &hedged_spans(answer, lexicon), lexicon)
+}
+
+/// [`scan_claims`] with the answer's [`hedged_spans`] already found.
+///
+/// # Errors
+/// [`ReferenceRaises`] where the Python reference raises (the caller runs it instead).
+pub fn scan_hedged(
+    answer: &str,
+    hedged: &[(usize, usize)],
+    lexicon: &Lexicon,
+) -> Result<Vec<Claim>, ReferenceRaises> {
     let t: Vec<char> = answer.chars().collect();
     let Pass {
         enclosing,
@@ -173,7 +187,7 @@ pub fn scan_claims(answer: &str, lexicon: &Lexicon) -> Result<Vec<Claim>, Refere
                 .iter()
                 .enumerate()
                 .filter(move |(i, _)| *i > 0 || !opens)
-                .map(|(_, (w, _))| clean_word(w))
+                .map(|(_, (w, _))| clean_word(w).into_owned())
         })
         .collect();
     for (words, opens) in &names {
@@ -183,7 +197,7 @@ pub fn scan_claims(answer: &str, lexicon: &Lexicon) -> Result<Vec<Claim>, Refere
     claims.sort_by_key(|claim| claim.start);
     let mut all = enclosing;
     all.append(&mut claims);
-    mark_hedged(&mut all, &hedged_spans(&t, lexicon));
+    mark_hedged(&mut all, hedged);
     Ok(all)
 }
 

@@ -116,9 +116,15 @@ fn word_then_boundary(t: &[char], p: usize, words: &Words) -> bool {
     words_at(t, p, words).any(|length| boundary(t, p + length))
 }
 
+/// The pattern's first test: no shape starts after a word character or a combining accent
+/// (so inside a word).
+pub fn after_word(t: &[char], p: usize) -> bool {
+    before_is(t, p, |c| is_word(c) || ('\u{300}'..='\u{36f}').contains(&c))
+}
+
 /// The pattern's first tests: no shape starts at `p` unless they pass.
 fn may_start(t: &[char], p: usize, lexicon: &Lexicon) -> bool {
-    if before_is(t, p, |c| is_word(c) || ('\u{300}'..='\u{36f}').contains(&c)) {
+    if after_word(t, p) {
         return false;
     }
     if !is(t, p, |c| {
@@ -137,9 +143,7 @@ fn may_start(t: &[char], p: usize, lexicon: &Lexicon) -> bool {
     let plain_word = end == t.len()
         || is(t, end, |c| is_space(c) || ",;!?)]\"\u{201d}".contains(c))
         || (at(t, end) == Some('.') && (end + 1 == t.len() || is(t, end + 1, is_space)));
-    !plain_word
-        || word_then_boundary(t, p, &lexicon.lower_numbers)
-        || word_then_boundary(t, p, &lexicon.any_ordinals)
+    !plain_word || word_then_boundary(t, p, &lexicon.counting_words)
 }
 
 /// `_PLAIN_CAPITAL`: a capitalised word that is no month, weekday, number or ordinal word.
@@ -147,13 +151,7 @@ fn plain_capital(t: &[char], p: usize, lexicon: &Lexicon) -> bool {
     if !is(t, p, |c| c.is_ascii_uppercase()) {
         return false;
     }
-    let lists = [
-        &lexicon.month_words,
-        &lexicon.weekdays,
-        &lexicon.any_numbers,
-        &lexicon.any_ordinals,
-    ];
-    if lists.iter().any(|words| word_then_boundary(t, p, words)) {
+    if word_then_boundary(t, p, &lexicon.named_words) {
         return false;
     }
     let end = run(t, p + 1, ascii_lower);

@@ -1,30 +1,53 @@
-//! Small helpers over an answer held as code points (`&[char]`), so offsets are Python's.
+//! Small helpers over an answer held as code points (`&[char]`), or as bytes when it is
+//! ASCII (`&[u8]`): either way offsets are Python's.
 
-use crate::chars::{is_decimal, is_word};
+use crate::chars::{is_decimal, is_word, is_word_byte};
+
+pub use crate::figures::sets::Unit;
+
+/// A unit's `\w`, in one test for the bytes of an ASCII answer.
+pub trait WordUnit: Unit {
+    fn is_word(self) -> bool;
+}
+
+impl WordUnit for u8 {
+    #[inline]
+    fn is_word(self) -> bool {
+        is_word_byte(self)
+    }
+}
+
+impl WordUnit for char {
+    #[inline]
+    fn is_word(self) -> bool {
+        is_word(self)
+    }
+}
 
 /// The character at `at`, if any.
-pub fn at(text: &[char], at: usize) -> Option<char> {
-    text.get(at).copied()
+#[inline]
+pub fn at<U: Unit>(text: &[U], at: usize) -> Option<char> {
+    text.get(at).map(|unit| unit.char())
 }
 
 /// Whether the character at `at` exists and passes `test`.
-pub fn is(text: &[char], index: usize, test: impl Fn(char) -> bool) -> bool {
+pub fn is<U: Unit>(text: &[U], index: usize, test: impl Fn(char) -> bool) -> bool {
     at(text, index).is_some_and(test)
 }
 
 /// The character before `index`, if any.
-pub fn before(text: &[char], index: usize) -> Option<char> {
+pub fn before<U: Unit>(text: &[U], index: usize) -> Option<char> {
     index.checked_sub(1).and_then(|i| at(text, i))
 }
 
 /// Whether the character before `index` exists and passes `test` (a negative lookbehind
 /// passes when this is false).
-pub fn before_is(text: &[char], index: usize, test: impl Fn(char) -> bool) -> bool {
+pub fn before_is<U: Unit>(text: &[U], index: usize, test: impl Fn(char) -> bool) -> bool {
     before(text, index).is_some_and(test)
 }
 
 /// The end of the run of characters passing `test` from `from`.
-pub fn run(text: &[char], from: usize, test: impl Fn(char) -> bool) -> usize {
+pub fn run<U: Unit>(text: &[U], from: usize, test: impl Fn(char) -> bool) -> usize {
     let mut end = from;
     while is(text, end, &test) {
         end += 1;
@@ -34,7 +57,12 @@ pub fn run(text: &[char], from: usize, test: impl Fn(char) -> bool) -> usize {
 
 /// The end of the run of characters passing `test` from `from`, read no further than
 /// `most` characters: a bounded repeat (`{1,300}`) never needs more, and stays linear.
-pub fn run_at_most(text: &[char], from: usize, most: usize, test: impl Fn(char) -> bool) -> usize {
+pub fn run_at_most<U: Unit>(
+    text: &[U],
+    from: usize,
+    most: usize,
+    test: impl Fn(char) -> bool,
+) -> usize {
     let mut end = from;
     while end - from < most && is(text, end, &test) {
         end += 1;
@@ -43,19 +71,19 @@ pub fn run_at_most(text: &[char], from: usize, most: usize, test: impl Fn(char) 
 }
 
 /// Python's `\b` at `index`.
-pub fn boundary(text: &[char], index: usize) -> bool {
+pub fn boundary<U: Unit>(text: &[U], index: usize) -> bool {
     before_is(text, index, is_word) != is(text, index, is_word)
 }
 
 /// Whether `word` is written at `index`.
-pub fn starts(text: &[char], index: usize, word: &[char]) -> bool {
+pub fn starts<U: Unit>(text: &[U], index: usize, word: &[char]) -> bool {
     // Words are short: a loop beats a call to memcmp.
     text.get(index..index + word.len())
-        .is_some_and(|written| written.iter().zip(word).all(|(a, b)| a == b))
+        .is_some_and(|written| written.iter().zip(word).all(|(a, &b)| a.char() == b))
 }
 
 /// Whether `word` (ASCII) is written at `index`.
-pub fn starts_str(text: &[char], index: usize, word: &str) -> bool {
+pub fn starts_str<U: Unit>(text: &[U], index: usize, word: &str) -> bool {
     (index..)
         .zip(word.chars())
         .all(|(position, expected)| at(text, position) == Some(expected))
@@ -113,8 +141,8 @@ impl Words {
 
 /// The lengths of the `words` written at `index`, in the order the reference's word trie
 /// matches them (a longer word before its prefix).
-pub fn words_at<'a>(
-    text: &'a [char],
+pub fn words_at<'a, U: Unit>(
+    text: &'a [U],
     index: usize,
     words: &'a Words,
 ) -> impl Iterator<Item = usize> + 'a {
@@ -126,11 +154,23 @@ pub fn words_at<'a>(
 }
 
 /// `\d` at `index`.
-pub fn digit(text: &[char], index: usize) -> bool {
+pub fn digit<U: Unit>(text: &[U], index: usize) -> bool {
     is(text, index, is_decimal)
 }
 
 /// `\w` at `index`.
-pub fn word(text: &[char], index: usize) -> bool {
+pub fn word<U: Unit>(text: &[U], index: usize) -> bool {
     is(text, index, is_word)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::WordUnit;
+
+    #[test]
+    fn a_byte_is_a_word_character_as_its_code_point_is() {
+        for byte in 0..128u8 {
+            assert_eq!(byte.is_word(), char::from(byte).is_word(), "{byte}");
+        }
+    }
 }

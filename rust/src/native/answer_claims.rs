@@ -109,15 +109,15 @@ pub fn extract_answer_claims(
     asked_figures: impl FnOnce() -> Result<FigureIndex, Fallback>,
     lexicon: &Lexicon,
 ) -> Result<Vec<Claim>, Fallback> {
-    let text: Vec<char> = answer.chars().collect();
     let mut found: Vec<Claim> = figures.iter().map(figure_claim).collect();
     // Figures guess too ("most likely 45 days"): one hedge rule for every kind.
-    claims::mark_hedged(&mut found, &claims::hedged_spans(&text, lexicon));
+    let hedged = claims::hedged_spans(answer, lexicon);
+    claims::mark_hedged(&mut found, &hedged);
     let mut taken = Taken::default();
     for claim in &found {
         taken.add(claim.start, claim.end); // a range's two ends share one span
     }
-    let scanned = claims::scan_claims(answer, lexicon)
+    let scanned = claims::scan_hedged(answer, &hedged, lexicon)
         .map_err(|claims::ReferenceRaises| Fallback("the reference raises on this answer"))?;
     for claim in scanned {
         if !taken.overlaps(claim.start, claim.end) {

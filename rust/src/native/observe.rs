@@ -59,12 +59,12 @@ struct Segment<'v> {
 
 /// Every observation of a trace (`tracegrade.observations.Observations`).
 ///
-/// The text index is built with the observations (it is always searched); the source and
-/// name indexes when first asked for, as in the reference.
+/// Each field's index is built when first searched (with no question, a trace whose answer
+/// claims nothing in words never searches one).
 pub struct Observations<'v> {
     segments: Vec<Segment<'v>>,
     count: usize,
-    text: TextIndex,
+    text: Option<TextIndex>,
     source: Option<TextIndex>,
     name: Option<TextIndex>,
     /// Each document's lines, split when a search first reports one of them.
@@ -80,11 +80,10 @@ impl std::fmt::Debug for Observations<'_> {
 impl<'v> Observations<'v> {
     fn new(segments: Vec<Segment<'v>>) -> Result<Self, Fallback> {
         let count = segments.iter().map(|segment| segment.count).sum();
-        let text = search::index(&segments, Field::Text)?;
         Ok(Self {
             segments,
             count,
-            text,
+            text: None,
             source: None,
             name: None,
             lines: HashMap::new(),

@@ -15,63 +15,91 @@ use std::collections::HashSet;
 
 use super::redaction_rules::Rules;
 use super::{Frame, Trace, Value};
-use crate::lower::{lower, lower_into, lowers_into_ascii};
-use sonic_rs::{JsonContainerTrait, JsonValueTrait};
+use crate::lower::{lower_into, lowers_into_ascii};
+use sonic_rs::ValueRef;
 
 /// The texts and keys of a trace, in the reference's order.
 struct Gathered<'r, 'v> {
     rules: &'r Rules,
     texts: Vec<&'v str>,
-    seen: HashSet<&'v str>,
+    /// The keys looked at lately, by a few of their bytes ([`met`]): a trace repeats a few
+    /// keys many times, and one found here is not looked at again.
+    met: [Option<&'v str>; MET],
+    kept: HashSet<&'v str>,
     keys: Vec<String>,
+}
+
+const MET: usize = 64;
+
+/// The slot of `key` among the keys met: its length and end bytes (keys differ there).
+fn met(key: &str) -> usize {
+    let bytes = key.as_bytes();
+    let first = usize::from(bytes.first().copied().unwrap_or(0));
+    let last = usize::from(bytes.last().copied().unwrap_or(0));
+    (bytes.len() ^ (first << 1) ^ (last * 5)) % MET
 }
 
 impl<'v> Gathered<'_, 'v> {
     fn value(&mut self, value: &'v Value) {
-        if let Some(text) = value.as_str() {
-            self.texts.push(text);
-        } else if let Some(object) = value.as_object() {
-            for (key, item) in object.iter() {
-                // Each key is looked at once (rejected ones too: they are the many).
-                if self.seen.insert(key) && self.rules.keeps_key(key) {
-                    self.keys.push(key.to_string());
+        match value.as_ref() {
+            ValueRef::String(text) => self.texts.push(text),
+            ValueRef::Object(object) => {
+                for (key, item) in object.iter() {
+                    self.key(key);
+                    self.value(item);
                 }
-                self.value(item);
             }
-        } else if let Some(array) = value.as_array() {
-            for item in array.iter() {
-                self.value(item);
+            ValueRef::Array(array) => {
+                for item in array.iter() {
+                    self.value(item);
+                }
             }
+            ValueRef::Null | ValueRef::Bool(_) | ValueRef::Number(_) => {}
+        }
+    }
+
+    /// Keep `key` once if it may name a credential ([`Rules::keeps_key`]).
+    fn key(&mut self, key: &'v str) {
+        // A key met before is not looked at again (most are rejected: they are the many).
+        let Some(slot) = self.met.get_mut(met(key)) else {
+            return;
+        };
+        if *slot == Some(key) {
+            return;
+        }
+        *slot = Some(key);
+        if self.rules.keeps_key(key) && self.kept.insert(key) {
+            self.keys.push(key.to_string());
         }
     }
 }
 
 /// The kind of the first rule that could change one of `texts`, taken in order.
 pub fn first_changing<'r>(rules: &'r Rules, texts: &[&str]) -> Option<&'r str> {
-    let mut lowered = String::with_capacity(texts.iter().map(|text| text.len() + 1).sum());
+    let mut lowered: Vec<u8> = Vec::with_capacity(texts.iter().map(|text| text.len() + 1).sum());
     // Where each text is in `lowered`, and whether that is its lower case (else only its
     // ASCII lower case, where its triggers are found alike).
     let mut spans = Vec::with_capacity(texts.len());
+    let mut full = String::new();
     for text in texts {
         let start = lowered.len();
-        let exact = if text.is_ascii() {
-            lowered.push_str(text);
-            true
-        } else if rules.ascii_triggers() && !lowers_into_ascii(text) {
-            lowered.push_str(text);
-            false
+        let ascii = text.is_ascii();
+        let in_full = !ascii && (!rules.ascii_triggers() || lowers_into_ascii(text));
+        if in_full {
+            full.clear();
+            lower_into(text, &mut full);
+            lowered.extend_from_slice(full.as_bytes());
         } else {
-            lower_into(text, &mut lowered);
-            true
-        };
+            // Copied and ASCII-lower-cased in one pass.
+            lowered.extend(text.bytes().map(|byte| byte.to_ascii_lowercase()));
+        }
+        let exact = ascii || in_full;
         spans.push((start, lowered.len(), exact));
-        lowered.push('\0');
+        lowered.push(0);
     }
-    // Touches only ASCII bytes: the copied texts' (no character lower-cases to a capital).
-    lowered.make_ascii_lowercase();
     // (text, trigger) for each trigger found wholly inside a text.
     let mut hits: Vec<(usize, usize)> = Vec::new();
-    rules.each_trigger(lowered.as_bytes(), |start, end, trigger| {
+    rules.each_trigger(&lowered, |start, end, trigger| {
         let text = spans.partition_point(|&(_, text_end, _)| text_end < end);
         if spans
             .get(text)
@@ -94,12 +122,11 @@ pub fn first_changing<'r>(rules: &'r Rules, texts: &[&str]) -> Option<&'r str> {
                 *slot = true;
             }
         }
-        let own;
-        let low = if exact {
-            lowered.get(start..end).unwrap_or_default()
-        } else {
-            own = lower(text);
-            &own
+        // Only ASCII bytes of the texts were changed: the text's lower case is still UTF-8
+        // (else the rules make it, if one needs it).
+        let low = match lowered.get(start..end).map(std::str::from_utf8) {
+            Some(Ok(low)) if exact => Some(low),
+            _ => None,
         };
         if let Some(kind) = rules.changing(text, low, &present) {
             return Some(kind);
@@ -116,7 +143,8 @@ pub fn check<'v>(trace: &Trace<'v>, rules: &Rules) -> (Option<String>, Vec<Strin
     let mut gathered = Gathered {
         rules,
         texts: vec![trace.task],
-        seen: HashSet::new(),
+        met: [None; MET],
+        kept: HashSet::new(),
         keys: Vec::new(),
     };
     for frame in &trace.frames {
@@ -139,8 +167,50 @@ pub fn check<'v>(trace: &Trace<'v>, rules: &Rules) -> (Option<String>, Vec<Strin
 
 #[cfg(test)]
 mod tests {
-    use super::first_changing;
+    use super::{Gathered, MET, first_changing, met};
     use crate::native::redaction_rules::{RuleSpec, Rules};
+    use std::collections::HashSet;
+
+    fn gathered(rules: &Rules, json: &str) -> (Vec<String>, Vec<String>) {
+        let value: crate::native::Value = sonic_rs::from_str(json).unwrap_or_default();
+        let mut gathered = Gathered {
+            rules,
+            texts: Vec::new(),
+            met: [None; MET],
+            kept: HashSet::new(),
+            keys: Vec::new(),
+        };
+        gathered.value(&value);
+        let texts = gathered.texts.iter().map(|t| (*t).to_string()).collect();
+        (texts, gathered.keys)
+    }
+
+    #[test]
+    fn every_key_naming_a_part_is_kept_once_whatever_its_slot() {
+        let parts = Some(vec!["key".to_string()]);
+        let rules = Rules::new(Vec::new(), Vec::new(), parts);
+        // Keys sharing a slot replace one another there: each is still looked at.
+        let names: Vec<String> = (0..200).map(|n| format!("key{n}")).collect();
+        let slot = met("key10");
+        let sharing: Vec<&String> = names.iter().filter(|n| met(n) == slot).collect();
+        assert!(sharing.len() > 2);
+        let body: Vec<String> = sharing
+            .iter()
+            .map(|n| format!("{{\"{n}\": \"v\"}}"))
+            .collect();
+        let json = format!(
+            "[{0}, {0}, {{\"other\": [1, \"w\", null]}}]",
+            body.join(", ")
+        );
+        let (texts, keys) = gathered(&rules, &json);
+        let expected: Vec<String> = sharing.iter().map(|n| (*n).clone()).collect();
+        assert_eq!(keys, expected);
+        assert_eq!(texts.len(), 2 * sharing.len() + 1);
+        // With no parts every key is kept, the empty one too.
+        let all = Rules::new(Vec::new(), Vec::new(), None);
+        let (_, keys) = gathered(&all, r#"{"": 1, "a": {"": 2, "b": 3}}"#);
+        assert_eq!(keys, ["", "a", "b"]);
+    }
 
     fn rules(specs: Vec<RuleSpec>) -> Rules {
         let rules = Rules::new(specs, Vec::new(), None);

@@ -8,13 +8,18 @@
 //! spans), an `accept` test the core does not know, a non-ASCII character where the
 //! reference's Unicode test is not ported, a match that needs too deep a stack.
 
+use std::cell::OnceCell;
+use std::sync::OnceLock;
+
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder};
 
 use super::redaction_triggers::TriggerFinder;
 
 use crate::chars::is_alnum;
 use crate::figures::matcher::Pattern;
-use crate::lower::lower;
+use crate::figures::relaxed::Relaxed;
+use crate::figures::sets::Unit;
+use crate::lower::{lower, lower_keeps_length};
 
 const IGNORECASE: u32 = 2;
 const MULTILINE: u32 = 8;
@@ -71,6 +76,10 @@ struct Rule {
     kind: String,
     /// `None`: not compiled, so it may match any text it runs on.
     pattern: Option<Pattern>,
+    /// The pattern's relaxed form (every match of the pattern is one of it): a text it
+    /// finds nothing in is passed over in one automaton run, not searched at each place.
+    /// Built when the rule first runs (most never do).
+    relaxed: OnceLock<Option<Relaxed>>,
     /// The pattern is the reference's exactly: each match can be checked as `_apply` does.
     exact: bool,
     fold: bool,
@@ -205,6 +214,16 @@ fn compiled(source: &str, flags: u32) -> Option<(Pattern, bool)> {
     Some((pattern, exact))
 }
 
+/// Whether `rule`'s pattern has no match in `searched`: its relaxed form finds none.
+fn never_matches(rule: &Rule, searched: &str) -> bool {
+    let relaxed = rule
+        .relaxed
+        .get_or_init(|| rule.pattern.as_ref().and_then(Pattern::relaxed));
+    relaxed
+        .as_ref()
+        .is_some_and(|relaxed| relaxed.next_start(searched.as_bytes(), 0).is_none())
+}
+
 fn has_digit(text: &str) -> bool {
     !text.is_ascii() || text.bytes().any(|byte| byte.is_ascii_digit())
 }
@@ -265,6 +284,7 @@ impl Rules {
                 };
                 Rule {
                     kind: spec.kind,
+                    relaxed: OnceLock::new(),
                     pattern,
                     exact,
                     fold: spec.fold,
@@ -381,38 +401,83 @@ impl Rules {
         }
     }
 
-    /// The kind of the first rule that could change `text`, whose lower case is `lowered`;
-    /// `present[i]`: whether `lowered` holds trigger `i`.
-    pub fn changing(&self, text: &str, lowered: &str, present: &[bool]) -> Option<&str> {
-        let mut original: Option<Vec<char>> = None;
+    /// The kind of the first rule that could change `text`; `lowered` is its lower case if
+    /// the caller has it (else it is made when a rule ignoring case runs); `present[i]`:
+    /// whether the lower case holds trigger `i`.
+    pub fn changing(&self, text: &str, lowered: Option<&str>, present: &[bool]) -> Option<&str> {
+        let mut running = self
+            .rules
+            .iter()
+            .filter(|rule| {
+                rule.triggers.is_empty()
+                    || rule
+                        .triggers
+                        .iter()
+                        .any(|&t| present.get(t).copied().unwrap_or(true))
+            })
+            .peekable();
+        running.peek()?;
+        if text.is_ascii() {
+            // Matched on its bytes: its lower case is its ASCII one.
+            let own;
+            let lowered = match lowered {
+                Some(lowered) if lowered.len() == text.len() => lowered,
+                _ => {
+                    own = text.to_ascii_lowercase();
+                    &own
+                }
+            };
+            return running
+                .find(|rule| {
+                    let (searched, units) = if rule.fold {
+                        (lowered, Some(lowered.as_bytes()))
+                    } else {
+                        (text, None)
+                    };
+                    !never_matches(rule, searched)
+                        && self.rule_changes(rule, text.as_bytes(), units, searched)
+                })
+                .map(|rule| rule.kind.as_str());
+        }
+        // Characters, and the lower case's, made only for a rule that may match.
+        let own = OnceCell::new();
+        let lowered = || lowered.unwrap_or_else(|| own.get_or_init(|| lower(text)));
+        let mut chars: Option<Vec<char>> = None;
         let mut folded: Option<Vec<char>> = None;
-        for rule in &self.rules {
-            let runs = rule.triggers.is_empty()
-                || rule
-                    .triggers
-                    .iter()
-                    .any(|&t| present.get(t).copied().unwrap_or(true));
-            if !runs {
-                continue;
-            }
-            let chars = original.get_or_insert_with(|| text.chars().collect());
-            let lowered_chars = if rule.fold {
-                let lowered_chars = folded.get_or_insert_with(|| lowered.chars().collect());
-                if lowered_chars.len() != chars.len() {
+        for rule in running {
+            let searched = if rule.fold {
+                if !lower_keeps_length(text) {
                     return Some(&rule.kind); // the reference runs it on the text, ignoring case
                 }
-                Some(lowered_chars.as_slice())
+                lowered()
             } else {
-                None
+                text
             };
-            if self.rule_changes(rule, chars, lowered_chars) {
+            if never_matches(rule, searched) {
+                continue;
+            }
+            let chars = chars.get_or_insert_with(|| text.chars().collect());
+            let units = rule.fold.then(|| {
+                folded
+                    .get_or_insert_with(|| searched.chars().collect())
+                    .as_slice()
+            });
+            if self.rule_changes(rule, chars, units, searched) {
                 return Some(&rule.kind);
             }
         }
         None
     }
 
-    fn rule_changes(&self, rule: &Rule, text: &[char], lowered: Option<&[char]>) -> bool {
+    /// Whether `rule` could change `text` (`lowered`: its lower case, for a rule ignoring
+    /// case); `searched` is the text the pattern runs on, in UTF-8.
+    fn rule_changes<U: Unit>(
+        &self,
+        rule: &Rule,
+        text: &[U],
+        lowered: Option<&[U]>,
+        searched: &str,
+    ) -> bool {
         if let Some(beside) = &rule.beside {
             if let Ok(None) = beside.search(text, 0) {
                 return false; // (too deep: the rule may apply)
@@ -421,26 +486,32 @@ impl Rules {
         let Some(pattern) = &rule.pattern else {
             return true;
         };
-        let searched = lowered.unwrap_or(text);
-        let mut from = 0;
-        while from <= searched.len() {
-            let Ok(found) = pattern.search(searched, from) else {
-                return true; // too deep for the matcher
-            };
-            let Some(hit) = found else {
-                return false;
-            };
+        let units = lowered.unwrap_or(text);
+        // Every match in order (`finditer`), tried only where the relaxed form says one
+        // may start.
+        let hits = match rule.relaxed.get().and_then(Option::as_ref) {
+            Some(relaxed) => relaxed.find_all(pattern, units, searched),
+            None => pattern.find_all(units),
+        };
+        let Ok(hits) = hits else {
+            return true; // too deep for the matcher
+        };
+        for hit in hits {
             if !rule.exact || hit.end() == hit.start() {
                 return true; // the reference's next match may be elsewhere
             }
-            from = hit.end();
             let Some((start, end)) = hit.group(Some(rule.group)) else {
                 continue;
             };
             if start == end || !self.starts_ok(rule, text, hit.start()) {
                 continue;
             }
-            let secret: String = text.get(start..end).unwrap_or_default().iter().collect();
+            let secret: String = text
+                .get(start..end)
+                .unwrap_or_default()
+                .iter()
+                .map(|unit| unit.char())
+                .collect();
             if !secret.starts_with("[REDACTED:") && self.accepts(rule.accept, &secret) {
                 return true;
             }
@@ -449,11 +520,11 @@ impl Rules {
     }
 
     /// `RedactionRule.starts_ok` (a non-ASCII character before: not ported, so it is).
-    fn starts_ok(&self, rule: &Rule, text: &[char], start: usize) -> bool {
+    fn starts_ok<U: Unit>(&self, rule: &Rule, text: &[U], start: usize) -> bool {
         if !rule.bounded || start == 0 {
             return true;
         }
-        let Some(&before) = text.get(start - 1) else {
+        let Some(before) = text.get(start - 1).map(|unit| unit.char()) else {
             return true;
         };
         !before.is_ascii() || !(is_alnum(before) || before == ']' || rule.after.contains(&before))
@@ -481,99 +552,4 @@ impl RuleSpec {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::{Accept, RuleSpec, Rules, basic, searchable};
-
-    fn changes(rules: &Rules, text: &str) -> bool {
-        let lowered = crate::lower::lower(text);
-        let mut present = vec![false; rules.triggers.len()];
-        rules.find_triggers(&lowered, &mut present)
-            && rules.changing(text, &lowered, &present).is_some()
-    }
-
-    #[test]
-    fn lazy_quantifiers_become_greedy_and_anchors_lookarounds() {
-        assert_eq!(searchable("a*?b", 0), Ok(("a*b".into(), false)));
-        assert_eq!(searchable("a*+b[?*]", 0), Ok(("a*+b[?*]".into(), true)));
-        assert_eq!(searchable(r"(?:x)\??", 0), Ok((r"(?:x)\??".into(), true)));
-        assert_eq!(searchable("a{2,}?", 0), Ok(("a{2,}".into(), false)));
-        assert_eq!(
-            searchable("^a$", 8),
-            Ok((r"(?<![^\n])a(?![^\n])".into(), true))
-        );
-        assert_eq!(searchable("[]^]", 0), Ok(("[]^]".into(), true)));
-        assert_eq!(searchable("[^]^]*?", 0), Ok(("[^]^]*".into(), false)));
-        assert!(searchable("a", 16).is_err()); // DOTALL
-    }
-
-    #[test]
-    fn a_rule_runs_only_on_a_text_with_its_trigger() {
-        let rules = Rules::new(
-            vec![RuleSpec::sample("k", "sk-[a-z]{3}", 0, &["sk-"])],
-            Vec::new(),
-            None,
-        );
-        assert!(changes(&rules, "key sk-abc"));
-        assert!(!changes(&rules, "key sk-ab"));
-        assert!(!changes(&rules, "key SK-abc")); // the pattern is case-sensitive
-    }
-
-    #[test]
-    fn a_pattern_the_matcher_cannot_compile_may_match_where_it_runs() {
-        let rules = Rules::new(
-            vec![RuleSpec::sample("k", r"(?i)x\d", 0, &["x"])],
-            Vec::new(),
-            None,
-        );
-        assert_eq!(rules.counts(), (1, 1));
-        assert!(changes(&rules, "x"));
-        assert!(!changes(&rules, "y"));
-    }
-
-    #[test]
-    fn multiline_anchors_match_at_line_starts() {
-        let rules = Rules::new(
-            vec![RuleSpec::sample(
-                "k",
-                "^cookie: (\\S+)",
-                8 | 32,
-                &["cookie"],
-            )],
-            Vec::new(),
-            None,
-        );
-        assert!(changes(&rules, "a\ncookie: x"));
-        assert!(!changes(&rules, "a cookie: x"));
-    }
-
-    #[test]
-    fn accept_bounded_and_group_as_the_reference() {
-        let mut pair = RuleSpec::sample("k", r"token\s*=\s*(\S+)", 32, &["token"]);
-        pair.group = 1;
-        pair.accept = Accept::PairValue;
-        pair.bounded = true;
-        pair.after = "_.-".into();
-        let rules = Rules::new(vec![pair], vec!["none".into()], None);
-        assert!(changes(&rules, "token = abcd"));
-        assert!(!changes(&rules, "token = abc"));
-        assert!(!changes(&rules, "token = None"));
-        assert!(!changes(&rules, "max_token = abcd"));
-        assert!(changes(&rules, "max_token=1 token = abcd"));
-    }
-
-    #[test]
-    fn only_keys_holding_a_part_are_kept_lowered_as_python_does() {
-        let rules = Rules::new(Vec::new(), Vec::new(), Some(vec!["key".into()]));
-        assert!(rules.keeps_key("API_KEY"));
-        assert!(rules.keeps_key("\u{212a}ey")); // KELVIN SIGN lower-cases to "k"
-        assert!(!rules.keeps_key("tokens"));
-        assert!(Rules::new(Vec::new(), Vec::new(), None).keeps_key("tokens"));
-    }
-
-    #[test]
-    fn basic_credentials_need_a_colon_once_decoded() {
-        assert!(basic("dXNlcjpwYXNz")); // user:pass
-        assert!(!basic("information"));
-        assert!(basic("éé"));
-    }
-}
+mod tests;

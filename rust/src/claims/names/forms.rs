@@ -2,7 +2,7 @@
 //! place words, demonyms, plurals and spellings, and its shorter parts.
 
 use crate::chars::all_alpha;
-use crate::claims::lexicon::Lexicon;
+use crate::claims::lexicon::{Lexicon, holds_lower};
 use crate::claims::text::{at, is, starts_str};
 use crate::claims::unique;
 use crate::lower::lower;
@@ -106,7 +106,7 @@ pub fn cached_name_forms(cleaned: &[String], lexicon: &Lexicon) -> Option<Vec<St
 
 /// `name_forms()`; `None` where the reference raises (a name of connectors and a suffix).
 fn name_forms(cleaned: &[String], lexicon: &Lexicon) -> Option<Vec<String>> {
-    let connector = |word: &String| lexicon.connector_set.contains(&lower(word));
+    let connector = |word: &String| holds_lower(&lexicon.connector_set, word);
     let text = cleaned.join(" ");
     let mut forms = vec![text.clone()];
     if let Some(group) = lexicon
@@ -118,7 +118,7 @@ fn name_forms(cleaned: &[String], lexicon: &Lexicon) -> Option<Vec<String>> {
     }
     let mut words = cleaned;
     if let [rest @ .., last] = cleaned {
-        if !rest.is_empty() && lexicon.suffixes.contains(&lower(last)) {
+        if !rest.is_empty() && holds_lower(&lexicon.suffixes, last) {
             words = rest;
             forms.push(words.join(" "));
         }
@@ -169,7 +169,7 @@ fn name_forms(cleaned: &[String], lexicon: &Lexicon) -> Option<Vec<String>> {
         pieces.clear();
     }
     for piece in pieces {
-        if piece.chars().count() >= 4 && !lexicon.plain_words.contains(&lower(&piece)) {
+        if piece.chars().count() >= 4 && !holds_lower(&lexicon.plain_words, &piece) {
             let variants = word_variants(&piece, lexicon);
             forms.push(piece);
             forms.extend(variants);

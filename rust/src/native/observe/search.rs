@@ -230,7 +230,7 @@ impl<'v> Observations<'v> {
 
     fn index_for(&mut self, field: Field) -> Result<&mut TextIndex, Fallback> {
         let slot = match field {
-            Field::Text => return Ok(&mut self.text),
+            Field::Text => &mut self.text,
             Field::Source => &mut self.source,
             Field::Name => &mut self.name,
         };
