@@ -10,7 +10,7 @@ use super::matcher::{Match, Pattern, Span, TooDeep};
 use super::memo::Memo;
 use super::relaxed::Relaxed;
 use super::sets::Unit;
-use crate::lower::{chars_and_lowered, lower};
+use crate::lower::lower;
 use std::sync::OnceLock;
 
 /// Why the compiled engine leaves a text to the Python one (which then gives the answer,
@@ -70,7 +70,7 @@ pub struct Extractor {
     word_led: Pattern,
     /// Their relaxed forms (where a match may start), built at the first text: 4 ms that
     /// start-up need not pay.
-    relaxed: OnceLock<[Option<Relaxed>; 2]>,
+    relaxed: OnceLock<Option<Relaxed>>,
     value_part: Pattern,
     hedge: Pattern,
     any_number: Pattern,
@@ -146,37 +146,55 @@ impl Extractor {
 
     /// Every figure of `text` in order of appearance, repeats included (`iter_figures`).
     pub fn figures(&self, text: &str) -> Result<Vec<Figure>, Fallback> {
+        let relaxed = self
+            .relaxed
+            .get_or_init(|| Relaxed::of(&[self.symbol_led.tree(), self.word_led.tree()]));
         if text.is_ascii() {
             // `str.lower` of ASCII is ASCII lower case; the bytes are the characters.
             let lowered = text.as_bytes().to_ascii_lowercase();
-            let utf8 = std::str::from_utf8(&lowered).unwrap_or_default();
-            return self.figures_of(text.as_bytes(), &lowered, utf8);
+            let starts = relaxed
+                .as_ref()
+                .and_then(|relaxed| relaxed.starts(&lowered));
+            if starts.as_ref().is_some_and(|starts| none(starts)) {
+                return Ok(Vec::new());
+            }
+            return self.figures_of(text.as_bytes(), &lowered, starts);
         }
-        let (original, lowered) = chars_and_lowered(text).ok_or(Fallback::LengthChanges)?;
-        let utf8: String = lowered.iter().collect();
-        self.figures_of(&original, &lowered, &utf8)
+        let lowered = lower(text);
+        // The reference matches the lower case in its place: one character for one.
+        if lowered.chars().count() != text.chars().count() {
+            return Err(Fallback::LengthChanges);
+        }
+        let starts = relaxed
+            .as_ref()
+            .and_then(|relaxed| relaxed.starts(lowered.as_bytes()));
+        if starts.as_ref().is_some_and(|starts| none(starts)) {
+            return Ok(Vec::new()); // no character decoded
+        }
+        let starts = starts.map(|starts| {
+            let indices = |places: &Vec<usize>| char_indices(&lowered, places);
+            starts.iter().map(indices).collect()
+        });
+        let original: Vec<char> = text.chars().collect();
+        let lowered: Vec<char> = lowered.chars().collect();
+        self.figures_of(&original, &lowered, starts)
     }
 
-    /// [`Extractor::figures`] of a text and its lower case, one unit for one (`utf8`: the
-    /// lower case written in UTF-8).
+    /// [`Extractor::figures`] of a text and its lower case, one unit for one; `starts`:
+    /// where each pattern's relaxed matches start (`None`: try every place).
     fn figures_of<U: Unit>(
         &self,
         original: &[U],
         lowered: &[U],
-        utf8: &str,
+        starts: Option<Vec<Vec<usize>>>,
     ) -> Result<Vec<Figure>, Fallback> {
-        let scan = |pattern: &Pattern, relaxed: &Option<Relaxed>| match relaxed {
-            // (An empty `utf8` stands for a text it failed to be: scan it all.)
-            Some(relaxed) if utf8.len() >= lowered.len() => {
-                relaxed.find_all(pattern, lowered, utf8)
-            }
-            _ => pattern.find_all(lowered),
+        let scan = |pattern: &Pattern, places: Option<&Vec<usize>>| match places {
+            Some(places) => tried(pattern, lowered, places),
+            None => pattern.find_all(lowered),
         };
-        let [symbol_relaxed, word_relaxed] = self
-            .relaxed
-            .get_or_init(|| [self.symbol_led.relaxed(), self.word_led.relaxed()]);
-        let words = scan(&self.word_led, word_relaxed)?;
-        let symbols = scan(&self.symbol_led, symbol_relaxed)?;
+        let starts = starts.as_ref();
+        let words = scan(&self.word_led, starts.and_then(|starts| starts.get(1)))?;
+        let symbols = scan(&self.symbol_led, starts.and_then(|starts| starts.first()))?;
         let mut found = Vec::new();
         for (hit, groups) in merge(symbols, words, &self.symbol_groups, &self.word_groups) {
             let start = hit.start();
@@ -474,6 +492,50 @@ impl Extractor {
             .collect();
         lookup(&self.tables.hedges, &word).map(|hedge| Some(hedge.clone()))
     }
+}
+
+/// `pattern`'s [`Pattern::find_all`], tried only at `places` (ascending): where its
+/// relaxed form says a match may start.
+fn tried<U: Unit>(pattern: &Pattern, text: &[U], places: &[usize]) -> Result<Vec<Match>, TooDeep> {
+    let mut found = Vec::new();
+    let mut from = 0;
+    for &at in places {
+        if at < from {
+            continue;
+        }
+        if let Some(hit) = pattern.match_at(text, at)? {
+            from = if hit.end() > hit.start() {
+                hit.end()
+            } else {
+                hit.end() + 1
+            };
+            found.push(hit);
+        }
+    }
+    Ok(found)
+}
+
+/// Whether no pattern's match may start anywhere.
+fn none(starts: &[Vec<usize>]) -> bool {
+    starts.iter().all(Vec::is_empty)
+}
+
+/// The character indices of byte offsets of `text` (ascending, on character boundaries).
+fn char_indices(text: &str, offsets: &[usize]) -> Vec<usize> {
+    let mut indices = Vec::with_capacity(offsets.len());
+    let mut chars = text
+        .char_indices()
+        .map(|(byte, _)| byte)
+        .enumerate()
+        .peekable();
+    for &offset in offsets {
+        while chars.next_if(|&(_, byte)| byte < offset).is_some() {}
+        let index = chars
+            .peek()
+            .map_or_else(|| text.chars().count(), |&(index, _)| index);
+        indices.push(index);
+    }
+    indices
 }
 
 fn parsed<U: Unit>(digits: &[U]) -> Result<Decimal, Fallback> {

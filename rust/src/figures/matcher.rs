@@ -9,7 +9,6 @@
 
 use super::optimise::{first_chars, optimised};
 use super::parse::{Node, Parsed, parse};
-use super::relaxed::Relaxed;
 use super::sets::{Class, Trie, Unit};
 use crate::chars;
 
@@ -132,23 +131,35 @@ impl Pattern {
             too_deep: false,
         };
         let mut start = from;
-        while start <= text.len() {
-            if let Some(first) = &self.first {
-                let Some(next) = self.next_candidate(first, text, start) else {
-                    break;
-                };
-                start = next;
-            } else if self.at_boundary && !boundary(text, start) {
-                start += 1;
-                continue;
-            }
-            let at = start;
-            start += 1;
+        while let Some(at) = self.next_start(text, start) {
+            start = at + 1;
             if let Some(found) = self.try_at(&mut state, at)? {
                 return Ok(Some(found));
             }
         }
         Ok(None)
+    }
+
+    /// The first position from `from` where a match may start, as the pattern's first
+    /// characters, its leading `\b` and its leading lookahead tell (no other is tried).
+    pub fn next_start<U: Unit>(&self, text: &[U], from: usize) -> Option<usize> {
+        let mut start = from;
+        while start <= text.len() {
+            let at = match &self.first {
+                Some(first) => self.next_candidate(first, text, start)?,
+                None if self.at_boundary && !boundary(text, start) => {
+                    start += 1;
+                    continue;
+                }
+                None => start,
+            };
+            let rest = text.get(at..).unwrap_or(&[]);
+            if self.lead.as_ref().is_none_or(|lead| lead.starts(rest)) {
+                return Some(at);
+            }
+            start = at + 1;
+        }
+        None
     }
 
     /// Whether a match may start with `c` (any character, when the pattern does not say).
@@ -228,9 +239,9 @@ impl Pattern {
         None
     }
 
-    /// Its relaxed form (relaxed.rs): where in a text a match may start.
-    pub fn relaxed(&self) -> Option<Relaxed> {
-        Relaxed::of(&self.parsed.root)
+    /// Its parsed tree (relaxed.rs builds its relaxed form from it).
+    pub fn tree(&self) -> &Node {
+        &self.parsed.root
     }
 
     /// Every non-overlapping match, as Python's `finditer` gives them.
