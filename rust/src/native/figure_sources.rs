@@ -62,11 +62,11 @@ pub fn figure_evidence_in<'v>(
     if figures.is_empty() {
         return Ok(Vec::new()); // nothing to look up: no source need be read
     }
-    let anchors = Anchors::new(figures, extractor.tables())
+    let anchors = Anchors::kept(figures, extractor.tables())
         .map_err(|_| Fallback("an anchor pattern the matcher does not run"))?;
     let mut sources = Sources {
         extractor,
-        anchors: anchors.as_ref(),
+        anchors: anchors.as_deref(),
         humans,
         args: HashMap::new(),
         index: FigureIndex::new(false),
