@@ -9,9 +9,11 @@
 //! whose text cannot hold an anchor is not written at all (written.rs); a result written
 //! alike to an earlier one (a page fetched twice) shares its text and windows, written and
 //! scanned once per trace ([`ResultTexts`]), and a window read again is looked up, not
-//! extracted again.
+//! extracted again. Once every figure has a frame of its own key, the frames after it are
+//! not read, unless one could make the reference raise (settled.rs).
 
 mod anchors;
+mod settled;
 pub mod structured;
 mod texts;
 mod written;
@@ -73,8 +75,23 @@ pub fn figure_evidence_in<'v>(
         read: HashMap::new(),
         windows: HashMap::new(),
     };
+    let mut asked = false; // whether the frames after every figure's were looked at
     for (position, frame) in trace.frames.iter().enumerate() {
         sources.add(frame, position, texts)?;
+        if !asked
+            && figures
+                .iter()
+                .all(|figure| sources.index.has_key(&figure.value))
+        {
+            asked = true;
+            let rest = trace.frames.get(position + 1..).unwrap_or_default();
+            if !rest
+                .iter()
+                .any(|frame| settled::may_raise_in(frame, humans))
+            {
+                break; // settled (settled.rs)
+            }
+        }
     }
     Ok(figures
         .iter()
