@@ -260,7 +260,7 @@ def test_a_failed_result_does_not_source_its_calls_figures() -> None:
 def test_frames_after_every_figures_own_are_not_read_unless_the_reference_could_raise() -> None:
     # Once each figure has a frame of its own key, later frames change no evidence: the
     # core stops there (rust/src/native/figure_sources/settled.rs), so a later text it
-    # cannot read (a lower case of another length) no longer makes it decline.
+    # leaves to the reference (JSON with a key twice) no longer makes it decline.
     def data(later: str) -> bytes:
         made = [
             {"type": "tool_call", "id": "a", "name": "quote", "args": {}},
@@ -271,15 +271,21 @@ def test_frames_after_every_figures_own_are_not_read_unless_the_reference_could_
         header = {"id": "t", "commit": "c", "model": "m", "task": "task", "outcome": None}
         return orjson.dumps({**header, "tokens": [], "frames": made})
 
-    unread = data("\u0130stanbul quotes $1,500 too.")
+    unread = data('{"fee": "$1,500", "fee": 2}')
     assert core(unread, "It costs $1,500.", humans=True) == ["f1"]
     assert reference(unread, "It costs $1,500.", humans=True) == ["f1"]
+    assert isinstance(core(unread, "It costs $1,500 or $2.", humans=True), str)
     # Unless a later frame could make the reference raise: an ordinal of more digits than
-    # int() takes. The core then declines and the reference raises its own error.
-    raising = data(f"the {'7' * 4400}th consecutive year: $1,500")
-    assert isinstance(core(raising, "It costs $1,500.", humans=True), str)
-    with pytest.raises(ValueError, match="digits"):
-        reference(raising, "It costs $1,500.", humans=True)
+    # int() takes, a scale the case-insensitive match of a text holding U+0130 finds and
+    # SCALES lacks. The core then declines and the reference raises its own error.
+    for later, error in [
+        (f"the {'7' * 4400}th consecutive year: $1,500", ValueError),
+        ("\u0130stanbul: $1,500 for 5 m\u0131llion", KeyError),
+    ]:
+        raising = data(later)
+        assert isinstance(core(raising, "It costs $1,500.", humans=True), str)
+        with pytest.raises(error):
+            reference(raising, "It costs $1,500.", humans=True)
 
 
 @given(st.floats(min_value=0, max_value=1e22, allow_nan=False), st.sampled_from(["price", ""]))

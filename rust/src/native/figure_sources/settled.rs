@@ -3,10 +3,13 @@
 //! key keeps the first frame that held it), so later frames change no answer, and no later
 //! frame could make the reference raise, which the core must then leave to it.
 //!
-//! The reference can raise reading a source only through a run of hundreds of digits: an
-//! ordinal's `int()` of more digits than allowed (640 at the least; the core declines past
-//! it), or a number beyond `Decimal`'s context (about a million digits). Its result texts
-//! (`orjson.dumps` of parsed JSON) and the rest of its rules raise on nothing.
+//! The reference can raise reading a source only through a run of hundreds of digits (an
+//! ordinal's `int()` of more digits than allowed, 640 at the least, where the core declines;
+//! a number beyond `Decimal`'s context, about a million digits), or in a text whose lower
+//! case is longer (it holds U+0130), which it matches case-insensitively on the text itself:
+//! there "5 m\u{131}llion" (a dotless i) matches and its scale is no key of `SCALES`
+//! (`KeyError`); the core leaves such a text to it. Its result texts (`orjson.dumps` of
+//! parsed JSON) and the rest of its rules raise on nothing.
 
 use sonic_rs::{JsonValueTrait, ValueRef};
 
@@ -24,18 +27,29 @@ const NUMBER_WRITTEN: usize = 26;
 /// messages are sources). A call's arguments count: a failed result reads them.
 pub fn may_raise_in(frame: &Frame<'_>, humans: bool) -> bool {
     match *frame {
-        Frame::User { content } => humans && may_raise_on(content.as_bytes()),
+        Frame::User { content } => humans && may_raise_on(content),
         Frame::ToolCall { args, .. } => may_raise(args),
         Frame::ToolResult { result, .. } => may_raise(result),
         _ => false,
     }
 }
 
+/// The one character whose lower case is longer than itself (`str.lower` gives "i\u{307}";
+/// a test holds the tables to it).
+const LENGTHENING: &str = "\u{130}";
+
+/// Whether reading `text` could make the reference raise: it holds [`LENGTHENING`] or a
+/// long run ([`long_run`]).
+fn may_raise_on(text: &str) -> bool {
+    long_run(text.as_bytes())
+        || memchr::memmem::find(text.as_bytes(), LENGTHENING.as_bytes()).is_some()
+}
+
 /// Whether `text` holds more than [`DIGIT_RUN`] bytes in a row that may be digits (of any
 /// script: every non-ASCII byte counts), `,` or `.`. Such a run holds one of every
 /// `DIGIT_RUN + 1`-th bytes, so only those are looked at, and the run around one that may be
 /// in one: a page is passed over at a few instructions a kilobyte.
-fn may_raise_on(text: &[u8]) -> bool {
+fn long_run(text: &[u8]) -> bool {
     let in_run =
         |byte: &u8| byte.is_ascii_digit() || matches!(byte, b',' | b'.') || !byte.is_ascii();
     let mut at = DIGIT_RUN;
@@ -55,14 +69,14 @@ fn may_raise_on(text: &[u8]) -> bool {
 }
 
 /// [`may_raise_on`] of `result_text(value)`, answered from the value: the writing adds no
-/// run of its own (quotes, brackets and escapes end one) but for an array's numbers, which
+/// such character, nor a run of its own (quotes, brackets and escapes end one) but for an array's numbers, which
 /// `,` joins.
 fn may_raise(value: Option<&Value>) -> bool {
     let Some(value) = value else {
         return false; // "null"
     };
     match value.as_ref() {
-        ValueRef::String(text) => may_raise_on(text.as_bytes()),
+        ValueRef::String(text) => may_raise_on(text),
         ValueRef::Array(items) => {
             let mut numbers = 0;
             items.iter().any(|item| {
@@ -77,7 +91,7 @@ fn may_raise(value: Option<&Value>) -> bool {
         }
         ValueRef::Object(members) => members
             .iter()
-            .any(|(key, item)| may_raise_on(key.as_bytes()) || may_raise(Some(item))),
+            .any(|(key, item)| may_raise_on(key) || may_raise(Some(item))),
         ValueRef::Null | ValueRef::Bool(_) | ValueRef::Number(_) => false,
     }
 }
@@ -88,6 +102,7 @@ mod tests {
     use super::super::figure_evidence;
     use super::{DIGIT_RUN, may_raise};
     use crate::figures::testing::extractor;
+    use crate::lower::lower;
     use crate::native::json::result_text;
     use crate::native::{Fallback, Frame, Trace};
 
@@ -121,9 +136,10 @@ mod tests {
         let some = |frames: &[&str]| -> Vec<Option<String>> {
             frames.iter().map(|f| Some((*f).to_owned())).collect()
         };
-        // A text the core leaves to the reference (its lower case is longer), read whole
-        // before: it now follows every figure's frame, and the reference grades alike.
-        let longer = "\u{130}stanbul: a fee of $1,500 and 2,000 dollars";
+        // A text the core leaves to the reference (JSON with a key twice, whose money the
+        // reference reads from the last), read before: it now follows every figure's frame,
+        // and the reference grades alike.
+        let longer = r#"{"fee": "$1,500 and 2,000 dollars", "fee": 2}"#;
         assert_eq!(
             evidence("$1,500", &["fee $1,500", longer]).unwrap(),
             some(&["f0"])
@@ -156,6 +172,19 @@ mod tests {
             evidence("$1,500", &["fee $1,500", &ordinal]).unwrap(),
             [Some("f0".to_owned())]
         );
+        // A lower case longer than the text: the reference matches it case-insensitively,
+        // and "m\u{131}llion" (a dotless i) is no scale it knows (KeyError).
+        let dotless = "\u{130}stanbul: $1,500 for 5 m\u{131}llion";
+        assert!(evidence("$1,500", &["fee $1,500", dotless]).is_err());
+    }
+
+    #[test]
+    fn only_one_character_lowers_longer() {
+        let longer: Vec<char> = (0..=0x10_ffff)
+            .filter_map(char::from_u32)
+            .filter(|&c| lower(&c.to_string()).chars().count() != 1)
+            .collect();
+        assert_eq!(longer, super::LENGTHENING.chars().collect::<Vec<_>>());
     }
 
     /// The longest run of bytes that may be digits, `,` or `.` in `text`.
@@ -174,7 +203,7 @@ mod tests {
                 let text = format!("{}{} x", "a".repeat(offset), "7".repeat(length));
                 let long = length > DIGIT_RUN;
                 assert_eq!(
-                    super::may_raise_on(text.as_bytes()),
+                    super::long_run(text.as_bytes()),
                     long,
                     "{length} at {offset}"
                 );
@@ -211,7 +240,7 @@ mod tests {
                 })
                 .collect();
             let expected = longest_run(&text) > DIGIT_RUN;
-            assert_eq!(super::may_raise_on(text.as_bytes()), expected, "{text:?}");
+            assert_eq!(super::long_run(text.as_bytes()), expected, "{text:?}");
             long += usize::from(expected);
             short += usize::from(!expected && longest_run(&text) > DIGIT_RUN / 2);
         }
