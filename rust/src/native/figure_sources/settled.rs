@@ -41,8 +41,16 @@ const LENGTHENING: &str = "\u{130}";
 /// Whether reading `text` could make the reference raise: it holds [`LENGTHENING`] or a
 /// long run ([`long_run`]).
 fn may_raise_on(text: &str) -> bool {
-    long_run(text.as_bytes())
-        || memchr::memmem::find(text.as_bytes(), LENGTHENING.as_bytes()).is_some()
+    let (bytes, [first, rest @ ..]) = (text.as_bytes(), LENGTHENING.as_bytes()) else {
+        return true;
+    };
+    // memchr, not memmem: most strings of a result are short, and a finder costs more.
+    long_run(bytes)
+        || memchr::memchr_iter(*first, bytes).any(|at| {
+            bytes
+                .get(at + 1..)
+                .is_some_and(|after| after.starts_with(rest))
+        })
 }
 
 /// Whether `text` holds more than [`DIGIT_RUN`] bytes in a row that may be digits (of any
