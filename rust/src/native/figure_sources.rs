@@ -9,8 +9,8 @@
 //! whose text cannot hold an anchor is not written at all (written.rs); a result written
 //! alike to an earlier one (a page fetched twice) shares its text and windows, written and
 //! scanned once per trace ([`ResultTexts`]), and a window read again is looked up, not
-//! extracted again. Once every figure has a frame of its own key, the frames after it are
-//! not read, unless one could make the reference raise (settled.rs).
+//! extracted again. Once every figure has a frame of its own key, a later frame is read only
+//! when it could make the reference raise (settled.rs).
 
 mod anchors;
 mod settled;
@@ -75,23 +75,20 @@ pub fn figure_evidence_in<'v>(
         read: HashMap::new(),
         windows: HashMap::new(),
     };
-    let mut asked = false; // whether the frames after every figure's were looked at
+    let mut settled = false; // every figure has a frame of its own key (settled.rs)
     for (position, frame) in trace.frames.iter().enumerate() {
-        sources.add(frame, position, texts)?;
-        if !asked
-            && figures
-                .iter()
-                .all(|figure| sources.index.has_key(&figure.value))
-        {
-            asked = true;
-            let rest = trace.frames.get(position + 1..).unwrap_or_default();
-            if !rest
-                .iter()
-                .any(|frame| settled::may_raise_in(frame, humans))
-            {
-                break; // settled (settled.rs)
-            }
+        let echoed = match *frame {
+            Frame::ToolResult { id, ok: false, .. } => sources.args.get(id).copied().flatten(),
+            _ => None,
+        };
+        if settled && !settled::may_raise_in(frame, humans, echoed) {
+            continue; // it would change no answer
         }
+        sources.add(frame, position, texts)?;
+        settled = settled
+            || figures
+                .iter()
+                .all(|figure| sources.index.has_key(&figure.value));
     }
     Ok(figures
         .iter()

@@ -24,12 +24,13 @@ const DIGIT_RUN: usize = 640;
 const NUMBER_WRITTEN: usize = 26;
 
 /// Whether reading `frame` as a source could make the reference raise (`humans`: user
-/// messages are sources). A call's arguments count: a failed result reads them.
-pub fn may_raise_in(frame: &Frame<'_>, humans: bool) -> bool {
+/// messages are sources; `echoed`: for a failed result, its call's arguments, which it reads
+/// too). A call is always read: it only keeps its arguments.
+pub fn may_raise_in(frame: &Frame<'_>, humans: bool, echoed: Option<&Value>) -> bool {
     match *frame {
         Frame::User { content } => humans && may_raise_on(content),
-        Frame::ToolCall { args, .. } => may_raise(args),
-        Frame::ToolResult { result, .. } => may_raise(result),
+        Frame::ToolCall { .. } => true,
+        Frame::ToolResult { result, .. } => may_raise(result) || may_raise(echoed),
         _ => false,
     }
 }
@@ -184,6 +185,47 @@ mod tests {
         // and "m\u{131}llion" (a dotless i) is no scale it knows (KeyError).
         let dotless = "\u{130}stanbul: $1,500 for 5 m\u{131}llion";
         assert!(evidence("$1,500", &["fee $1,500", dotless]).is_err());
+    }
+
+    #[test]
+    fn nor_when_a_later_failed_result_reads_arguments_that_could() {
+        let ex = extractor();
+        let quote: sonic_rs::Value = sonic_rs::to_value("fee $1,500").unwrap();
+        let ordinal = format!("the {}th consecutive year", "7".repeat(700));
+        let args: sonic_rs::Value = sonic_rs::to_value(&ordinal).unwrap();
+        let failed: sonic_rs::Value = sonic_rs::to_value("could not pay $1,500").unwrap();
+        let frames = |ok| {
+            vec![
+                Frame::ToolResult {
+                    id: "q",
+                    ok: true,
+                    result: Some(&quote),
+                },
+                Frame::ToolCall {
+                    id: "p",
+                    name: "pay",
+                    args: Some(&args),
+                },
+                Frame::ToolResult {
+                    id: "p",
+                    ok,
+                    result: Some(&failed),
+                },
+            ]
+        };
+        let figures = ex.figures("$1,500").unwrap();
+        let evidence = |ok| {
+            let trace = Trace {
+                id: "t",
+                task: "task",
+                outcome: None,
+                frames: frames(ok),
+            };
+            figure_evidence(&trace, &figures, true, &ex)
+        };
+        // The failed result echoes its call's arguments: the reference extracts them.
+        assert!(evidence(false).is_err());
+        assert_eq!(evidence(true).unwrap(), [Some("f0".to_owned())]);
     }
 
     #[test]
