@@ -8,7 +8,7 @@ use super::decimal::Decimal;
 use super::groups::{Groups, merge};
 use super::matcher::{Match, Pattern, Span, TooDeep};
 use super::memo::Memo;
-use super::relaxed::Relaxed;
+use super::relaxed::{Relaxed, Starts};
 use super::sets::Unit;
 use crate::lower::lower;
 use std::sync::OnceLock;
@@ -148,7 +148,7 @@ impl Extractor {
     pub fn figures(&self, text: &str) -> Result<Vec<Figure>, Fallback> {
         let relaxed = self
             .relaxed
-            .get_or_init(|| Relaxed::of(&[self.symbol_led.tree(), self.word_led.tree()]));
+            .get_or_init(|| Relaxed::of(&[&self.symbol_led, &self.word_led]));
         if text.is_ascii() {
             // `str.lower` of ASCII is ASCII lower case; the bytes are the characters.
             let lowered = text.as_bytes().to_ascii_lowercase();
@@ -173,7 +173,7 @@ impl Extractor {
             return Ok(Vec::new()); // no character decoded
         }
         let starts = starts.map(|starts| {
-            let indices = |places: &Vec<usize>| char_indices(&lowered, places);
+            let indices = |places: &Starts| char_indices(&lowered, places);
             starts.iter().map(indices).collect()
         });
         // Sized at once: collecting grows a vector by doubling from a quarter of the bytes.
@@ -190,9 +190,9 @@ impl Extractor {
         &self,
         original: &[U],
         lowered: &[U],
-        starts: Option<Vec<Vec<usize>>>,
+        starts: Option<Vec<Starts>>,
     ) -> Result<Vec<Figure>, Fallback> {
-        let scan = |pattern: &Pattern, places: Option<&Vec<usize>>| match places {
+        let scan = |pattern: &Pattern, places: Option<&Starts>| match places {
             Some(places) => tried(pattern, lowered, places),
             None => pattern.find_all(lowered),
         };
@@ -498,16 +498,16 @@ impl Extractor {
     }
 }
 
-/// `pattern`'s [`Pattern::find_all`], tried only at `places` (ascending): where its
-/// relaxed form says a match may start.
-fn tried<U: Unit>(pattern: &Pattern, text: &[U], places: &[usize]) -> Result<Vec<Match>, TooDeep> {
+/// `pattern`'s [`Pattern::find_all`], tried only at `places` (ascending) and by their
+/// leading paths: where its relaxed forms say a match may start.
+fn tried<U: Unit>(pattern: &Pattern, text: &[U], places: &Starts) -> Result<Vec<Match>, TooDeep> {
     let mut found = Vec::new();
     let mut from = 0;
-    for &at in places {
+    for &(at, paths) in places {
         if at < from {
             continue;
         }
-        if let Some(hit) = pattern.match_at(text, at)? {
+        if let Some(hit) = pattern.match_on(text, at, paths)? {
             from = if hit.end() > hit.start() {
                 hit.end()
             } else {
@@ -520,24 +520,25 @@ fn tried<U: Unit>(pattern: &Pattern, text: &[U], places: &[usize]) -> Result<Vec
 }
 
 /// Whether no pattern's match may start anywhere.
-fn none(starts: &[Vec<usize>]) -> bool {
+fn none(starts: &[Starts]) -> bool {
     starts.iter().all(Vec::is_empty)
 }
 
-/// The character indices of byte offsets of `text` (ascending, on character boundaries).
-fn char_indices(text: &str, offsets: &[usize]) -> Vec<usize> {
-    let mut indices = Vec::with_capacity(offsets.len());
+/// The places at byte offsets of `text` (ascending, on character boundaries) at their
+/// character indices.
+fn char_indices(text: &str, places: &Starts) -> Starts {
+    let mut indices = Vec::with_capacity(places.len());
     let mut chars = text
         .char_indices()
         .map(|(byte, _)| byte)
         .enumerate()
         .peekable();
-    for &offset in offsets {
+    for &(offset, paths) in places {
         while chars.next_if(|&(_, byte)| byte < offset).is_some() {}
         let index = chars
             .peek()
             .map_or_else(|| text.chars().count(), |&(index, _)| index);
-        indices.push(index);
+        indices.push((index, paths));
     }
     indices
 }

@@ -16,6 +16,7 @@ mod extract_tests;
 pub mod groups;
 pub mod index;
 pub mod keys;
+pub mod leading;
 pub mod matcher;
 pub mod memo;
 pub mod optimise;

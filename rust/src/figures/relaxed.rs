@@ -20,6 +20,7 @@ use regex_automata::util::pool::Pool;
 use regex_automata::{Anchored, Input, MatchKind};
 use regex_syntax::hir::{Class as HirClass, ClassUnicode, ClassUnicodeRange, Hir, Repetition};
 
+use super::matcher::Pattern;
 use super::parse::Node;
 use super::sets::{Class, Named, Set};
 use crate::chars;
@@ -36,17 +37,28 @@ pub struct Relaxed {
     any: DFA,
     /// The relaxed forms reversed: every place a match starts, in one scan backwards.
     dfa: DFA,
+    /// For each of the automata's patterns (a leading path), which pattern it is of and
+    /// its bit there.
+    owners: Vec<(usize, u64)>,
     caches: Pool<Caches, NewCaches>,
 }
 
+/// Where a pattern's matches may start: each place (ascending) with the bits of the leading
+/// paths whose relaxed forms match there.
+pub type Starts = Vec<(usize, u64)>;
+
 impl Relaxed {
-    /// The relaxed forms of patterns (by their parsed trees), or `None` when one cannot be
-    /// built (too big for the automaton).
-    pub fn of(roots: &[&Node]) -> Option<Self> {
-        let forms: Vec<Hir> = roots
-            .iter()
-            .map(|root| relaxed(root))
-            .collect::<Option<_>>()?;
+    /// The relaxed forms of patterns' leading paths, or `None` when one cannot be built
+    /// (too big for the automaton).
+    pub fn of(patterns: &[&Pattern]) -> Option<Self> {
+        let mut forms: Vec<Hir> = Vec::new();
+        let mut owners = Vec::new();
+        for (owner, pattern) in patterns.iter().enumerate() {
+            for (path, node) in pattern.paths().iter().enumerate() {
+                forms.push(relaxed(node)?);
+                owners.push((owner, 1u64.checked_shl(u32::try_from(path).ok()?)?));
+            }
+        }
         let automaton = |reverse: bool| {
             let config = thompson::Config::new()
                 .reverse(reverse)
@@ -59,26 +71,28 @@ impl Relaxed {
             let config = DFA::config().match_kind(MatchKind::All);
             DFA::builder().configure(config).build_from_nfa(nfa).ok()
         };
-        Some(Self::with(automaton(false)?, automaton(true)?))
+        Some(Self::with(automaton(false)?, automaton(true)?, owners))
     }
 
-    fn with(any: DFA, dfa: DFA) -> Self {
+    fn with(any: DFA, dfa: DFA, owners: Vec<(usize, u64)>) -> Self {
         let (forwards, backwards) = (any.clone(), dfa.clone());
         let new: NewCaches = Box::new(move || (forwards.create_cache(), backwards.create_cache()));
         Self {
             any,
             dfa,
+            owners,
             caches: Pool::new(new),
         }
     }
 
     /// For each pattern, in order, the byte offsets of `haystack` where one of its relaxed
-    /// matches starts (ascending); `None` when the automaton gives up (the caller then
-    /// tries every place).
-    pub fn starts(&self, haystack: &[u8]) -> Option<Vec<Vec<usize>>> {
+    /// matches starts, with the leading paths that may match there; `None` when the
+    /// automaton gives up (the caller then tries every place and path).
+    pub fn starts(&self, haystack: &[u8]) -> Option<Vec<Starts>> {
         let mut caches = self.caches.get();
         let (forwards, cache) = &mut *caches;
-        let mut starts = vec![Vec::new(); self.dfa.pattern_len()];
+        let patterns = self.owners.iter().map(|&(owner, _)| owner + 1).max();
+        let mut starts = vec![Vec::new(); patterns.unwrap_or(0)];
         let input = Input::new(haystack).anchored(Anchored::No);
         let any = self
             .any
@@ -116,15 +130,23 @@ impl Relaxed {
         Some(starts)
     }
 
-    /// Record `at` for each pattern a match state of the reverse scan says matches there.
-    fn record(&self, cache: &Cache, state: LazyStateID, at: usize, starts: &mut [Vec<usize>]) {
+    /// Record `at` with each leading path a match state of the reverse scan says matches
+    /// there (for its pattern).
+    fn record(&self, cache: &Cache, state: LazyStateID, at: usize, starts: &mut [Starts]) {
         if !state.is_match() {
             return;
         }
         for index in 0..self.dfa.match_len(cache, state) {
-            let pattern = self.dfa.match_pattern(cache, state, index).as_usize();
-            if let Some(places) = starts.get_mut(pattern) {
-                places.push(at);
+            let path = self.dfa.match_pattern(cache, state, index).as_usize();
+            let Some(&(owner, bit)) = self.owners.get(path) else {
+                continue;
+            };
+            let Some(places) = starts.get_mut(owner) else {
+                continue;
+            };
+            match places.last_mut() {
+                Some((place, paths)) if *place == at => *paths |= bit,
+                _ => places.push((at, bit)),
             }
         }
     }
@@ -132,7 +154,7 @@ impl Relaxed {
 
 impl Clone for Relaxed {
     fn clone(&self) -> Self {
-        Self::with(self.any.clone(), self.dfa.clone())
+        Self::with(self.any.clone(), self.dfa.clone(), self.owners.clone())
     }
 }
 
@@ -158,6 +180,12 @@ fn relaxed(node: &Node) -> Option<Hir> {
         }
         Node::Seq(nodes) => Hir::concat(nodes.iter().map(relaxed).collect::<Option<_>>()?),
         Node::Alt(nodes) => Hir::alternation(nodes.iter().map(relaxed).collect::<Option<_>>()?),
+        Node::Leading(branches) => Hir::alternation(
+            branches
+                .iter()
+                .map(|(_, node)| relaxed(node))
+                .collect::<Option<_>>()?,
+        ),
         Node::Repeat { node, min, max } => Hir::repetition(Repetition {
             // A bound beyond u32 is widened: still every match.
             min: u32::try_from(*min).unwrap_or(0),

@@ -1,7 +1,6 @@
 //! The matcher's tests: `re`'s semantics, and its rewrites held to the pattern as parsed.
 
 use super::{Match, Pattern, Span, TooDeep};
-use crate::figures::parse::Node;
 use crate::figures::relaxed::Relaxed;
 
 fn chars(text: &str) -> Vec<char> {
@@ -144,7 +143,7 @@ fn the_rewrites_keep_every_match_and_group_of_the_figure_patterns() {
 }
 
 #[test]
-fn a_match_starts_only_where_a_relaxed_match_does() {
+fn a_match_starts_only_where_a_relaxed_match_does_and_by_a_path_that_does() {
     let tables = crate::figures::testing::extractor().tables().clone();
     let patterns: Vec<Pattern> = [
         &tables.symbol_led,
@@ -156,10 +155,12 @@ fn a_match_starts_only_where_a_relaxed_match_does() {
     .into_iter()
     .map(|(pattern, flag)| Pattern::new(pattern, *flag).unwrap())
     .collect();
+    // The symbol-led pattern's eight shapes, the word-led one's four.
+    let paths: Vec<usize> = patterns.iter().map(|p| p.paths().len()).collect();
+    assert_eq!(paths, [8, 4, 2, 1, 1]);
     // All five in one automaton: each pattern's places are its own.
-    let trees: Vec<&Node> = patterns.iter().map(Pattern::tree).collect();
-    let relaxed = Relaxed::of(&trees).unwrap();
-    let (mut matches, mut ruled_out) = (0, 0);
+    let relaxed = Relaxed::of(&patterns.iter().collect::<Vec<&Pattern>>()).unwrap();
+    let (mut matches, mut ruled_out, mut some_paths) = (0, 0, 0);
     for units in generated_texts(1000) {
         let text: String = units.iter().collect();
         let starts = relaxed.starts(text.as_bytes()).unwrap();
@@ -167,22 +168,32 @@ fn a_match_starts_only_where_a_relaxed_match_does() {
             .map(|at| units.iter().take(at).map(|c| c.len_utf8()).sum())
             .collect();
         for (pattern, places) in patterns.iter().zip(&starts) {
+            let all = u64::MAX >> (64 - pattern.paths().len());
             for (at, byte) in bytes.iter().enumerate() {
-                let starts_here = places.binary_search(byte).is_ok();
-                if pattern.match_at(&units, at).unwrap().is_some() {
-                    assert!(starts_here, "{:?} at {at} of {text:?}", pattern.tree());
+                let found = places.binary_search_by_key(byte, |&(place, _)| place);
+                let paths = found.ok().and_then(|i| places.get(i)).map_or(0, |p| p.1);
+                let full = pattern.match_at(&units, at).unwrap();
+                if full.is_some() {
+                    assert_ne!(paths, 0, "{:?} at {at} of {text:?}", pattern.tree());
                     matches += 1;
-                } else if !starts_here && pattern.next_start(&units, at) == Some(at) {
+                } else if paths == 0 && pattern.next_start(&units, at) == Some(at) {
                     ruled_out += 1;
+                }
+                if paths != 0 {
+                    // The paths ruled out there change nothing.
+                    let tried = pattern.match_on(&units, at, paths).unwrap();
+                    let spans = |found: Option<Match>| found.map(|m| m.spans);
+                    assert_eq!(spans(tried), spans(full), "{at} of {text:?}");
+                    some_paths += usize::from(paths != all);
                 }
             }
         }
     }
-    // Places with matches, and places the first characters allow and the relaxed forms
-    // rule out: both are met.
+    // Places with matches, places the first characters allow and the relaxed forms rule
+    // out, and places where only some paths may match: all are met.
     assert!(
-        matches > 2000 && ruled_out > 15_000,
-        "{matches} matches, {ruled_out} places ruled out"
+        matches > 2000 && ruled_out > 15_000 && some_paths > 2000,
+        "{matches} matches, {ruled_out} places ruled out, {some_paths} with some paths"
     );
 }
 
