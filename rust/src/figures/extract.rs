@@ -71,6 +71,8 @@ pub struct Extractor {
     /// Their relaxed forms (where a match may start), built at the first text: 4 ms that
     /// start-up need not pay.
     relaxed: OnceLock<Option<Relaxed>>,
+    /// The hedge pattern's, for the few characters before a figure.
+    hedge_relaxed: OnceLock<Option<Relaxed>>,
     value_part: Pattern,
     hedge: Pattern,
     any_number: Pattern,
@@ -116,6 +118,7 @@ impl Extractor {
         Ok(Self {
             any_number,
             relaxed: OnceLock::new(),
+            hedge_relaxed: OnceLock::new(),
             symbol_groups: Groups::of(&symbol_led),
             word_groups: Groups::of(&word_led),
             digits: value_part.group_index("digits"),
@@ -480,7 +483,14 @@ impl Extractor {
         }
         let scanned = lowered.get(..start).unwrap_or(&[]);
         let from = start.saturating_sub(self.tables.hedge_window);
-        let Some(found) = self.hedge.search(scanned, from)? else {
+        let relaxed = self
+            .hedge_relaxed
+            .get_or_init(|| Relaxed::of(&[&self.hedge]));
+        let found = match relaxed {
+            Some(relaxed) => relaxed.search(&self.hedge, scanned, from)?,
+            None => self.hedge.search(scanned, from)?,
+        };
+        let Some(found) = found else {
             return Ok(None);
         };
         let word = text(scanned, found.group(self.hedge_word).unwrap_or((0, 0)));

@@ -20,9 +20,9 @@ use regex_automata::util::pool::Pool;
 use regex_automata::{Anchored, Input, MatchKind};
 use regex_syntax::hir::{Class as HirClass, ClassUnicode, ClassUnicodeRange, Hir, Repetition};
 
-use super::matcher::Pattern;
+use super::matcher::{Match, Pattern, TooDeep};
 use super::parse::Node;
-use super::sets::{Class, Named, Set};
+use super::sets::{Class, Named, Set, Unit};
 use crate::chars;
 
 /// A thread's caches of the two automata.
@@ -128,6 +128,33 @@ impl Relaxed {
             places.reverse();
         }
         Some(starts)
+    }
+
+    /// The first match of `pattern` (this automaton's only pattern) in `text` from `from` on,
+    /// as [`Pattern::search`] finds it, tried only where a relaxed match starts: for a short
+    /// stretch of a text (the hedge before a figure), whose characters are written out.
+    pub fn search<U: Unit>(
+        &self,
+        pattern: &Pattern,
+        text: &[U],
+        from: usize,
+    ) -> Result<Option<Match>, TooDeep> {
+        let rest = text.get(from..).unwrap_or_default();
+        let stretch: String = rest.iter().map(|unit| unit.char()).collect();
+        let Some(starts) = self.starts(stretch.as_bytes()) else {
+            return pattern.search(text, from);
+        };
+        let mut offsets = stretch.char_indices().map(|(byte, _)| byte).peekable();
+        let mut index = 0;
+        for &(byte, paths) in starts.first().map(Vec::as_slice).unwrap_or_default() {
+            while offsets.next_if(|&offset| offset < byte).is_some() {
+                index += 1;
+            }
+            if let Some(hit) = pattern.match_on(text, from + index, paths)? {
+                return Ok(Some(hit));
+            }
+        }
+        Ok(None)
     }
 
     /// Record `at` with each leading path a match state of the reverse scan says matches

@@ -203,3 +203,59 @@ fn deep_nesting_is_reported_not_overflowed() {
     let pattern = Pattern::new(r"\d(?:,\d{3})+", false).unwrap();
     assert_eq!(pattern.find_all(&chars(&text)).err(), Some(TooDeep));
 }
+
+#[test]
+fn a_relaxed_search_finds_the_first_match_a_search_does() {
+    let tables = crate::figures::testing::extractor().tables().clone();
+    let (pattern, flag) = &tables.hedge;
+    let hedge = Pattern::new(pattern, *flag).unwrap();
+    let relaxed = Relaxed::of(&[&hedge]).unwrap();
+    let tokens = [
+        "about",
+        "over",
+        "nearly",
+        "up to",
+        "more than",
+        "an estimated",
+        "estimated",
+        "approx.",
+        "\u{17f}ome",
+        "c\u{131}rca",
+        "just",
+        " ",
+        "  ",
+        "\n",
+        "x",
+        "5",
+        "~",
+        "\u{2248}",
+        "\u{e9}",
+        "a",
+        "$",
+    ];
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        usize::try_from(seed % 1_000_000).unwrap()
+    };
+    let mut found = 0;
+    for _ in 0..2000 {
+        let text: String = (0..1 + next() % 8)
+            .map(|_| *tokens.get(next() % tokens.len()).unwrap())
+            .collect();
+        let units = chars(&text);
+        // As a figure at each place looks back for its hedge: up to it, from 16 before.
+        for start in 0..=units.len() {
+            let scanned = units.get(..start).unwrap();
+            let from = start.saturating_sub(16);
+            let expected = hedge.search(scanned, from).unwrap();
+            let spans = |found: Option<Match>| found.map(|m| m.spans);
+            let tried = relaxed.search(&hedge, scanned, from).unwrap();
+            found += usize::from(expected.is_some());
+            assert_eq!(spans(tried), spans(expected), "{start} of {text:?}");
+        }
+    }
+    assert!(found > 1000, "{found} hedges found");
+}
