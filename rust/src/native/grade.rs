@@ -89,9 +89,10 @@ struct FactClaim<'q> {
     figure: Option<Figure>,
 }
 
-/// `extract_claims`: one claim per fact, in order.
+/// `extract_claims`: one claim per fact, in order; `found` is `extract_figures(answer)`.
 fn fact_claims<'q>(
     answer: &str,
+    found: &[Figure],
     question: &'q Question,
     extractor: &Extractor,
 ) -> Result<Vec<FactClaim<'q>>, Fallback> {
@@ -100,15 +101,7 @@ fn fact_claims<'q>(
     for (_, text) in &question.facts {
         figures.push(figure_of(text, extractor)?);
     }
-    let written: HashSet<String> = if figures.iter().any(Option::is_some) {
-        extractor
-            .distinct_figures(answer)?
-            .into_iter()
-            .map(|figure| figure.value)
-            .collect()
-    } else {
-        HashSet::new()
-    };
+    let written: HashSet<&str> = found.iter().map(|figure| figure.value.as_str()).collect();
     Ok(question
         .facts
         .iter()
@@ -116,7 +109,7 @@ fn fact_claims<'q>(
         .map(|((id, text), figure)| {
             let written_as_figure = figure
                 .as_ref()
-                .is_some_and(|figure| written.contains(&figure.value));
+                .is_some_and(|figure| written.contains(figure.value.as_str()));
             FactClaim {
                 id,
                 text,
@@ -202,7 +195,10 @@ pub fn grade<'v>(
 ) -> Result<GradeValues<'v>, Fallback> {
     let mut observations = observe(trace)?;
     let answer = final_answer(trace);
-    let claims = fact_claims(answer, question, extractor)?;
+    // Once, for the facts, the figures' grade and the extracted claims (the reference
+    // extracts them for the facts only when a fact is a figure: either way the same figures).
+    let found = extractor.distinct_figures(answer)?;
+    let claims = fact_claims(answer, &found, question, extractor)?;
     let fact_figures: Vec<Figure> = claims.iter().filter_map(|c| c.figure.clone()).collect();
     // Both lookups read the same tool results: each is written once.
     let mut texts = ResultTexts::default();
@@ -233,8 +229,6 @@ pub fn grade<'v>(
         });
     }
     let (verdict, truth, copies) = provenance(&mut observations, question)?;
-    // Once, for the figures' grade and the extracted claims (as the reference does).
-    let found = extractor.distinct_figures(answer)?;
     let seen = if found.is_empty() {
         Vec::new()
     } else {
