@@ -257,6 +257,37 @@ def test_a_failed_result_does_not_source_its_calls_figures() -> None:
     assert isinstance(core(b"{", answer, humans=True), str)
 
 
+def test_frames_after_every_figures_own_are_not_read_unless_the_reference_could_raise() -> None:
+    # Once each figure has a frame of its own key, later frames change no evidence: the
+    # core stops there (rust/src/native/figure_sources/settled.rs), so a later text it
+    # leaves to the reference (JSON with a key twice) no longer makes it decline.
+    def data(later: str) -> bytes:
+        made = [
+            {"type": "tool_call", "id": "a", "name": "quote", "args": {}},
+            {"type": "tool_result", "id": "a", "ok": True, "result": "The fee is $1,500."},
+            {"type": "tool_call", "id": "b", "name": "page", "args": {}},
+            {"type": "tool_result", "id": "b", "ok": True, "result": later},
+        ]
+        header = {"id": "t", "commit": "c", "model": "m", "task": "task", "outcome": None}
+        return orjson.dumps({**header, "tokens": [], "frames": made})
+
+    unread = data('{"fee": "$1,500", "fee": 2}')
+    assert core(unread, "It costs $1,500.", humans=True) == ["f1"]
+    assert reference(unread, "It costs $1,500.", humans=True) == ["f1"]
+    assert isinstance(core(unread, "It costs $1,500 or $2.", humans=True), str)
+    # Unless a later frame could make the reference raise: an ordinal of more digits than
+    # int() takes, a scale the case-insensitive match of a text holding U+0130 finds and
+    # SCALES lacks. The core then declines and the reference raises its own error.
+    for later, error in [
+        (f"the {'7' * 4400}th consecutive year: $1,500", ValueError),
+        ("\u0130stanbul: $1,500 for 5 m\u0131llion", KeyError),
+    ]:
+        raising = data(later)
+        assert isinstance(core(raising, "It costs $1,500.", humans=True), str)
+        with pytest.raises(error):
+            reference(raising, "It costs $1,500.", humans=True)
+
+
 @given(st.floats(min_value=0, max_value=1e22, allow_nan=False), st.sampled_from(["price", ""]))
 @example(940191251759288.25, "price")  # a tie: repr writes ...288.2
 @example(1e16, "")

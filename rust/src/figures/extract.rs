@@ -7,10 +7,9 @@
 use super::decimal::Decimal;
 use super::groups::{Groups, merge};
 use super::matcher::{Match, Pattern, Span, TooDeep};
-use super::memo::Memo;
-use super::relaxed::Relaxed;
+use super::relaxed::{Relaxed, Starts, char_indices, none, tried};
 use super::sets::Unit;
-use crate::lower::{chars_and_lowered, lower};
+use crate::lower::lower;
 use std::sync::OnceLock;
 
 /// Why the compiled engine leaves a text to the Python one (which then gives the answer,
@@ -70,7 +69,9 @@ pub struct Extractor {
     word_led: Pattern,
     /// Their relaxed forms (where a match may start), built at the first text: 4 ms that
     /// start-up need not pay.
-    relaxed: OnceLock<[Option<Relaxed>; 2]>,
+    relaxed: OnceLock<Option<Relaxed>>,
+    /// The hedge pattern's, for the few characters before a figure.
+    hedge_relaxed: OnceLock<Option<Relaxed>>,
     value_part: Pattern,
     hedge: Pattern,
     any_number: Pattern,
@@ -81,7 +82,6 @@ pub struct Extractor {
     repeat: Option<usize>,
     hedge_word: Option<usize>,
     tables: Tables,
-    recurring: Memo,
 }
 
 fn text<U: Unit>(units: &[U], span: (usize, usize)) -> String {
@@ -116,6 +116,7 @@ impl Extractor {
         Ok(Self {
             any_number,
             relaxed: OnceLock::new(),
+            hedge_relaxed: OnceLock::new(),
             symbol_groups: Groups::of(&symbol_led),
             word_groups: Groups::of(&word_led),
             digits: value_part.group_index("digits"),
@@ -127,7 +128,6 @@ impl Extractor {
             value_part,
             hedge,
             tables,
-            recurring: Memo::default(),
         })
     }
 
@@ -146,37 +146,59 @@ impl Extractor {
 
     /// Every figure of `text` in order of appearance, repeats included (`iter_figures`).
     pub fn figures(&self, text: &str) -> Result<Vec<Figure>, Fallback> {
+        let relaxed = self
+            .relaxed
+            .get_or_init(|| Relaxed::of(&[&self.symbol_led, &self.word_led]));
         if text.is_ascii() {
             // `str.lower` of ASCII is ASCII lower case; the bytes are the characters.
             let lowered = text.as_bytes().to_ascii_lowercase();
-            let utf8 = std::str::from_utf8(&lowered).unwrap_or_default();
-            return self.figures_of(text.as_bytes(), &lowered, utf8);
+            let starts = relaxed
+                .as_ref()
+                .and_then(|relaxed| relaxed.starts(&lowered));
+            if starts.as_ref().is_some_and(|starts| none(starts)) {
+                return Ok(Vec::new());
+            }
+            return self.figures_of(text.as_bytes(), &lowered, starts);
         }
-        let (original, lowered) = chars_and_lowered(text).ok_or(Fallback::LengthChanges)?;
-        let utf8: String = lowered.iter().collect();
-        self.figures_of(&original, &lowered, &utf8)
+        let lowered = lower(text);
+        // The reference matches the lower case in its place: one character for one.
+        let count = text.chars().count();
+        if lowered.chars().count() != count {
+            return Err(Fallback::LengthChanges);
+        }
+        let starts = relaxed
+            .as_ref()
+            .and_then(|relaxed| relaxed.starts(lowered.as_bytes()));
+        if starts.as_ref().is_some_and(|starts| none(starts)) {
+            return Ok(Vec::new()); // no character decoded
+        }
+        let starts = starts.map(|starts| {
+            let indices = |places: &Starts| char_indices(&lowered, places);
+            starts.iter().map(indices).collect()
+        });
+        // Sized at once: collecting grows a vector by doubling from a quarter of the bytes.
+        let mut original = Vec::with_capacity(count);
+        original.extend(text.chars());
+        let mut units = Vec::with_capacity(count);
+        units.extend(lowered.chars());
+        self.figures_of(&original, &units, starts)
     }
 
-    /// [`Extractor::figures`] of a text and its lower case, one unit for one (`utf8`: the
-    /// lower case written in UTF-8).
+    /// [`Extractor::figures`] of a text and its lower case, one unit for one; `starts`:
+    /// where each pattern's relaxed matches start (`None`: try every place).
     fn figures_of<U: Unit>(
         &self,
         original: &[U],
         lowered: &[U],
-        utf8: &str,
+        starts: Option<Vec<Starts>>,
     ) -> Result<Vec<Figure>, Fallback> {
-        let scan = |pattern: &Pattern, relaxed: &Option<Relaxed>| match relaxed {
-            // (An empty `utf8` stands for a text it failed to be: scan it all.)
-            Some(relaxed) if utf8.len() >= lowered.len() => {
-                relaxed.find_all(pattern, lowered, utf8)
-            }
-            _ => pattern.find_all(lowered),
+        let scan = |pattern: &Pattern, places: Option<&Starts>| match places {
+            Some(places) => tried(pattern, lowered, places),
+            None => pattern.find_all(lowered),
         };
-        let [symbol_relaxed, word_relaxed] = self
-            .relaxed
-            .get_or_init(|| [self.symbol_led.relaxed(), self.word_led.relaxed()]);
-        let words = scan(&self.word_led, word_relaxed)?;
-        let symbols = scan(&self.symbol_led, symbol_relaxed)?;
+        let starts = starts.as_ref();
+        let words = scan(&self.word_led, starts.and_then(|starts| starts.get(1)))?;
+        let symbols = scan(&self.symbol_led, starts.and_then(|starts| starts.first()))?;
         let mut found = Vec::new();
         for (hit, groups) in merge(symbols, words, &self.symbol_groups, &self.word_groups) {
             let start = hit.start();
@@ -202,17 +224,6 @@ impl Extractor {
             found.extend(figures);
         }
         Ok(found)
-    }
-
-    /// [`Extractor::figures`] of a text asked about again and again (a question's facts),
-    /// worked out once.
-    pub fn recurring_figures(&self, text: &str) -> Result<Vec<Figure>, Fallback> {
-        if let Some(figures) = self.recurring.get(text) {
-            return Ok(figures);
-        }
-        let figures = self.figures(text)?;
-        self.recurring.put(text, &figures);
-        Ok(figures)
     }
 
     /// The canonical value of every number `text` writes (`reference_numbers`).
@@ -458,7 +469,14 @@ impl Extractor {
         }
         let scanned = lowered.get(..start).unwrap_or(&[]);
         let from = start.saturating_sub(self.tables.hedge_window);
-        let Some(found) = self.hedge.search(scanned, from)? else {
+        let relaxed = self
+            .hedge_relaxed
+            .get_or_init(|| Relaxed::of(&[&self.hedge]));
+        let found = match relaxed {
+            Some(relaxed) => relaxed.search(&self.hedge, scanned, from)?,
+            None => self.hedge.search(scanned, from)?,
+        };
+        let Some(found) = found else {
             return Ok(None);
         };
         let word = text(scanned, found.group(self.hedge_word).unwrap_or((0, 0)));

@@ -224,6 +224,12 @@ impl FigureIndex {
         found.map(String::as_str)
     }
 
+    /// Whether a source held a figure of this key (`evidence_for` answers from these
+    /// first, and a key keeps the first evidence that held it).
+    pub fn has_key(&self, key: &str) -> bool {
+        self.evidence.contains_key(key)
+    }
+
     /// How many figures are sourced (`len(index)`).
     pub fn len(&self) -> usize {
         self.evidence.len()

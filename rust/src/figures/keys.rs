@@ -9,23 +9,34 @@ use crate::chars::decimal_value;
 /// rounded head is written in ASCII, as Python's `int(head) + 1` is. `None` when a head is
 /// not digits (the reference would raise).
 pub fn approximate_keys(value: &str) -> Option<Vec<String>> {
-    let whole: Vec<char> = value.split('.').next().unwrap_or("").chars().collect();
-    let mut keys = Vec::new();
-    for significant in 1..=whole.len().saturating_sub(1).min(3) {
-        let zeros = "0".repeat(whole.len() - significant);
-        let head: String = whole.get(..significant)?.iter().collect();
-        keys.push(format!("over:{head}{zeros}"));
+    let whole = value.split('.').next().unwrap_or("");
+    let count = whole.chars().count();
+    let most = count.saturating_sub(1).min(3);
+    let mut keys = Vec::with_capacity(3 * most);
+    let mut chars = whole.char_indices().peekable();
+    // int(head), while the head is digits.
+    let mut number = Some(0u64);
+    for significant in 1..=most {
+        let (_, last) = chars.next()?;
+        number = number.and_then(|n| Some(n * 10 + u64::from(decimal_value(last)?)));
+        let &(end, next) = chars.peek()?;
+        let zeros = count - significant;
+        let key = |hedge: &str, head: &str| {
+            let mut key = String::with_capacity(hedge.len() + head.len() + zeros);
+            key.push_str(hedge);
+            key.push_str(head);
+            key.extend(std::iter::repeat_n('0', zeros));
+            key
+        };
+        let head = whole.get(..end)?;
+        keys.push(key("over:", head));
         // Python compares the characters as strings: by code point.
-        if *whole.get(significant)? >= '5' {
-            let mut number = 0u64;
-            for c in head.chars() {
-                number = number * 10 + u64::from(decimal_value(c)?);
-            }
-            let rounded = number + 1;
-            keys.push(format!("about:{rounded}{zeros}"));
-            keys.push(format!("under:{rounded}{zeros}"));
+        if next >= '5' {
+            let rounded = (number? + 1).to_string();
+            keys.push(key("about:", &rounded));
+            keys.push(key("under:", &rounded));
         } else {
-            keys.push(format!("about:{head}{zeros}"));
+            keys.push(key("about:", head));
         }
     }
     Some(keys)
@@ -34,6 +45,58 @@ pub fn approximate_keys(value: &str) -> Option<Vec<String>> {
 #[cfg(test)]
 mod tests {
     use super::approximate_keys;
+    use crate::chars::decimal_value;
+
+    /// The reference's loop as it reads (the oracle of the test below).
+    fn as_written(value: &str) -> Option<Vec<String>> {
+        let whole: Vec<char> = value.split('.').next().unwrap_or("").chars().collect();
+        let mut keys = Vec::new();
+        for significant in 1..=whole.len().saturating_sub(1).min(3) {
+            let zeros = "0".repeat(whole.len() - significant);
+            let head: String = whole.get(..significant)?.iter().collect();
+            keys.push(format!("over:{head}{zeros}"));
+            if *whole.get(significant)? >= '5' {
+                let mut number = 0u64;
+                for c in head.chars() {
+                    number = number * 10 + u64::from(decimal_value(c)?);
+                }
+                keys.push(format!("about:{}{zeros}", number + 1));
+                keys.push(format!("under:{}{zeros}", number + 1));
+            } else {
+                keys.push(format!("about:{head}{zeros}"));
+            }
+        }
+        Some(keys)
+    }
+
+    #[test]
+    fn as_the_loop_written_out() {
+        let pieces = [
+            "0", "1", "4", "5", "9", ".", "\u{663}", "\u{669}", "x", "99",
+        ];
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let (mut some, mut none) = (0, 0);
+        for _ in 0..5000 {
+            let mut next = || {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                usize::try_from(seed % 1000).unwrap_or(0)
+            };
+            let length = next() % 9;
+            let value: String = (0..length)
+                .map(|_| pieces.get(next() % pieces.len()).copied().unwrap_or(""))
+                .collect();
+            let expected = as_written(&value);
+            assert_eq!(approximate_keys(&value), expected, "{value:?}");
+            some += usize::from(expected.as_ref().is_some_and(|keys| !keys.is_empty()));
+            none += usize::from(expected.is_none());
+        }
+        assert!(
+            some > 1000 && none > 100,
+            "{some} with keys, {none} refused"
+        );
+    }
 
     #[test]
     fn as_the_reference() {

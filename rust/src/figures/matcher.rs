@@ -7,9 +7,9 @@
 //! more (a number of hundreds of digit groups) is reported as [`TooDeep`] and the caller uses
 //! the Python engine for it.
 
+use super::leading::leading;
 use super::optimise::{first_chars, optimised};
 use super::parse::{Node, Parsed, parse};
-use super::relaxed::Relaxed;
 use super::sets::{Class, Trie, Unit};
 use crate::chars;
 
@@ -33,6 +33,8 @@ pub struct Pattern {
     at_boundary: bool,
     /// Every match starts with one of these strings (a lookahead leads the pattern).
     lead: Option<Trie>,
+    /// Its leading paths (leading.rs): path `i` is bit `1 << i` of a [`Node::Leading`].
+    paths: Vec<Node>,
 }
 
 /// One match: the spans of group 0 (the whole match) and of each group.
@@ -57,6 +59,9 @@ impl Match {
 
 struct State<'t, U> {
     text: &'t [U],
+    /// The leading paths that may match here: a [`Node::Leading`]'s other branches are not
+    /// tried.
+    allowed: u64,
     caps: Vec<Span>,
     /// Where the stack was when matching started.
     base: usize,
@@ -75,23 +80,26 @@ type Then<'k, 't, U> = &'k mut dyn FnMut(&mut State<'t, U>, usize) -> bool;
 impl Pattern {
     pub fn new(pattern: &str, ignore_case: bool) -> Result<Self, String> {
         let mut parsed = parse(pattern, ignore_case)?;
-        parsed.root = optimised(parsed.root);
-        Ok(Self::of(parsed))
+        let (root, paths) = leading(optimised(parsed.root));
+        parsed.root = root;
+        Ok(Self::of(parsed, paths))
     }
 
     /// The pattern as parsed, with none of optimise.rs's rewrites nor the skipping of
     /// positions they allow: what the tests hold the rewrites to.
     #[cfg(test)]
     fn unoptimised(pattern: &str, ignore_case: bool) -> Result<Self, String> {
+        let parsed = parse(pattern, ignore_case)?;
         Ok(Self {
-            parsed: parse(pattern, ignore_case)?,
+            paths: vec![parsed.root.clone()],
+            parsed,
             first: None,
             at_boundary: false,
             lead: None,
         })
     }
 
-    fn of(parsed: Parsed) -> Self {
+    fn of(parsed: Parsed, paths: Vec<Node>) -> Self {
         let first = first_chars(&parsed.root);
         let leading = match &parsed.root {
             Node::Seq(nodes) => nodes.as_slice(),
@@ -110,6 +118,7 @@ impl Pattern {
             first,
             at_boundary,
             lead,
+            paths,
         }
     }
 
@@ -127,28 +136,41 @@ impl Pattern {
     pub fn search<U: Unit>(&self, text: &[U], from: usize) -> Result<Option<Match>, TooDeep> {
         let mut state = State {
             text,
+            allowed: u64::MAX,
             caps: vec![None; self.parsed.groups + 1],
             base: stack_here(),
             too_deep: false,
         };
         let mut start = from;
-        while start <= text.len() {
-            if let Some(first) = &self.first {
-                let Some(next) = self.next_candidate(first, text, start) else {
-                    break;
-                };
-                start = next;
-            } else if self.at_boundary && !boundary(text, start) {
-                start += 1;
-                continue;
-            }
-            let at = start;
-            start += 1;
+        while let Some(at) = self.next_start(text, start) {
+            start = at + 1;
             if let Some(found) = self.try_at(&mut state, at)? {
                 return Ok(Some(found));
             }
         }
         Ok(None)
+    }
+
+    /// The first position from `from` where a match may start, as the pattern's first
+    /// characters, its leading `\b` and its leading lookahead tell (no other is tried).
+    pub fn next_start<U: Unit>(&self, text: &[U], from: usize) -> Option<usize> {
+        let mut start = from;
+        while start <= text.len() {
+            let at = match &self.first {
+                Some(first) => self.next_candidate(first, text, start)?,
+                None if self.at_boundary && !boundary(text, start) => {
+                    start += 1;
+                    continue;
+                }
+                None => start,
+            };
+            let rest = text.get(at..).unwrap_or(&[]);
+            if self.lead.as_ref().is_none_or(|lead| lead.starts(rest)) {
+                return Some(at);
+            }
+            start = at + 1;
+        }
+        None
     }
 
     /// Whether a match may start with `c` (any character, when the pattern does not say).
@@ -163,6 +185,17 @@ impl Pattern {
 
     /// The match that starts at `at` exactly, as [`Pattern::search`] would find it there.
     pub fn match_at<U: Unit>(&self, text: &[U], at: usize) -> Result<Option<Match>, TooDeep> {
+        self.match_on(text, at, u64::MAX)
+    }
+
+    /// [`Pattern::match_at`] where only the leading paths of `allowed` may match (the others
+    /// cannot: their relaxed forms do not match there).
+    pub fn match_on<U: Unit>(
+        &self,
+        text: &[U],
+        at: usize,
+        allowed: u64,
+    ) -> Result<Option<Match>, TooDeep> {
         if self.at_boundary && !boundary(text, at) {
             return Ok(None);
         }
@@ -171,6 +204,7 @@ impl Pattern {
         }
         let mut state = State {
             text,
+            allowed,
             caps: vec![None; self.parsed.groups + 1],
             base: stack_here(),
             too_deep: false,
@@ -228,9 +262,14 @@ impl Pattern {
         None
     }
 
-    /// Its relaxed form (relaxed.rs): where in a text a match may start.
-    pub fn relaxed(&self) -> Option<Relaxed> {
-        Relaxed::of(&self.parsed.root)
+    /// Its parsed tree, with its leading alternations marked.
+    pub fn tree(&self) -> &Node {
+        &self.parsed.root
+    }
+
+    /// Its leading paths (leading.rs): relaxed.rs builds their relaxed forms.
+    pub fn paths(&self) -> &[Node] {
+        &self.paths
     }
 
     /// Every non-overlapping match, as Python's `finditer` gives them.
@@ -311,6 +350,18 @@ fn step<'t, U: Unit>(
                     next.is_some_and(|c| first.has(c)) && run(st, node, pos, then)
                 }
                 other => run(st, other, pos, then),
+            })
+        }
+        Node::Leading(branches) => {
+            let next = st.text.get(pos).map(|unit| unit.char());
+            branches.iter().any(|(paths, branch)| {
+                st.allowed & paths != 0
+                    && match branch {
+                        Node::Guard(first, node) => {
+                            next.is_some_and(|c| first.has(c)) && run(st, node, pos, then)
+                        }
+                        other => run(st, other, pos, then),
+                    }
             })
         }
         Node::Repeat { node, min, max } => {

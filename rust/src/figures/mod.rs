@@ -5,8 +5,8 @@
 //! classes in crate::chars) where their relaxed forms say a match may start (relaxed.rs: a
 //! lazy DFA); extract.rs and groups.rs turn matches into figures as the
 //! reference's `reference_figures` does, with decimal.rs for its `Decimal` arithmetic;
-//! keys.rs is `FigureIndex`'s `approximate_keys` and index.rs `FigureIndex` itself; memo.rs
-//! keeps the figures of texts asked about again (a question's facts).
+//! keys.rs is `FigureIndex`'s `approximate_keys` and index.rs `FigureIndex` itself (a
+//! question's facts are extracted once, when it is prepared: native/grade.rs).
 
 pub mod decimal;
 pub mod extract;
@@ -16,8 +16,8 @@ mod extract_tests;
 pub mod groups;
 pub mod index;
 pub mod keys;
+pub mod leading;
 pub mod matcher;
-pub mod memo;
 pub mod optimise;
 pub mod parse;
 pub mod relaxed;

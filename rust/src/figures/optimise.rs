@@ -194,9 +194,14 @@ fn starts(node: &Node) -> Option<Start> {
             }
             so_far
         }
-        Node::Alt(nodes) => {
+        Node::Alt(_) | Node::Leading(_) => {
+            let branches: Vec<&Node> = match node {
+                Node::Leading(branches) => branches.iter().map(|(_, node)| node).collect(),
+                Node::Alt(branches) => branches.iter().collect(),
+                _ => Vec::new(),
+            };
             let mut union: Option<Start> = None;
-            for node in nodes {
+            for node in branches {
                 let next = starts(node)?;
                 union = Some(match union {
                     None => next,

@@ -20,6 +20,10 @@ pub enum Node {
     Guard(Class, Box<Node>),
     Seq(Vec<Node>),
     Alt(Vec<Node>),
+    /// An alternation reached before the match consumes anything, each branch with the bits
+    /// of the leading paths through it (made by leading.rs): a branch is tried only where
+    /// one of its paths' relaxed forms matches.
+    Leading(Vec<(u64, Node)>),
     /// Greedy; `max` is `usize::MAX` for no bound.
     Repeat {
         node: Box<Node>,
@@ -57,6 +61,7 @@ impl Node {
         match self {
             Node::Group { .. } => true,
             Node::Seq(nodes) | Node::Alt(nodes) => nodes.iter().any(Node::has_groups),
+            Node::Leading(branches) => branches.iter().any(|(_, node)| node.has_groups()),
             Node::Repeat { node, .. }
             | Node::Atomic { node, .. }
             | Node::Ahead { node, .. }
@@ -84,7 +89,7 @@ impl Node {
                 widths.iter().all(|&w| w == first).then_some(first)
             }
             Node::Repeat { node, min, max } if min == max => node.width()?.checked_mul(*min),
-            Node::Repeat { .. } => None,
+            Node::Repeat { .. } | Node::Leading(_) => None,
             Node::Atomic { node, .. } | Node::Group { node, .. } | Node::Guard(_, node) => {
                 node.width()
             }

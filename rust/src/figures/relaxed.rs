@@ -1,15 +1,23 @@
-//! A pattern's relaxed form: what remains of it without lookarounds, word boundaries,
-//! atomicity and group captures, run by a lazy DFA (regex-automata).
+//! Patterns' relaxed forms: what remains of each without lookarounds, word boundaries,
+//! atomicity and group captures, run together by a lazy DFA (regex-automata).
 //!
-//! Every match of the pattern is a match of its relaxed form (each rewrite only drops a
-//! condition), so no match of the pattern starts before the leftmost start of a relaxed
-//! match: the backtracking matcher is tried there only, not at each position a pattern's
-//! first characters allow (every digit of a JSON page for the symbol-led shapes). Built
-//! from the parsed pattern (parse.rs), with the classes' exact members (crate::chars's
-//! tables), so it follows any change of the reference's patterns.
+//! Every match of a pattern is a match of its relaxed form (each rewrite only drops a
+//! condition), so no match of the pattern starts where no relaxed match does: the
+//! backtracking matcher is tried only there (not at every digit of a JSON page for the
+//! symbol-led shapes). One scan of a text backwards, by the reversed forms of all the
+//! patterns, finds every such place: a text with none is done without its characters
+//! decoded, and no search is set up per place (a search of the `meta` engine cost about
+//! 1,000 instructions to set up, as much as a short text's whole scan). Built from the
+//! parsed patterns (parse.rs), with the classes' exact members (crate::chars's tables), so
+//! it follows any change of the reference's patterns.
 
-use regex_automata::meta::Regex;
-use regex_automata::{Anchored, Input};
+use std::panic::{RefUnwindSafe, UnwindSafe};
+
+use regex_automata::hybrid::LazyStateID;
+use regex_automata::hybrid::dfa::{Cache, DFA};
+use regex_automata::nfa::thompson::{self, WhichCaptures};
+use regex_automata::util::pool::Pool;
+use regex_automata::{Anchored, Input, MatchKind};
 use regex_syntax::hir::{Class as HirClass, ClassUnicode, ClassUnicodeRange, Hir, Repetition};
 
 use super::matcher::{Match, Pattern, TooDeep};
@@ -17,64 +25,249 @@ use super::parse::Node;
 use super::sets::{Class, Named, Set, Unit};
 use crate::chars;
 
-/// A finder of the places a pattern's match may start.
-#[derive(Debug, Clone)]
+/// A thread's caches of the two automata.
+type Caches = (Cache, Cache);
+type NewCaches = Box<dyn Fn() -> Caches + Send + Sync + UnwindSafe + RefUnwindSafe>;
+
+/// The places in a text where the patterns' matches may start, found in one scan; one
+/// cache per thread.
 pub struct Relaxed {
-    regex: Regex,
+    /// The relaxed forms, forwards: whether a text holds any match (most texts hold none,
+    /// and this search is the faster, its loop unrolled).
+    any: DFA,
+    /// The relaxed forms reversed: every place a match starts, in one scan backwards.
+    dfa: DFA,
+    /// For each of the automata's patterns (a leading path), which pattern it is of and
+    /// its bit there.
+    owners: Vec<(usize, u64)>,
+    caches: Pool<Caches, NewCaches>,
 }
 
+/// Where a pattern's matches may start: each place (ascending) with the bits of the leading
+/// paths whose relaxed forms match there.
+pub type Starts = Vec<(usize, u64)>;
+
 impl Relaxed {
-    /// `None` when the relaxed form cannot be built (too big for the automaton).
-    pub fn of(root: &Node) -> Option<Self> {
-        // Only where a match starts is asked: none of the engines that would only report
-        // captures faster.
-        let config = Regex::config().onepass(false).backtrack(false).dfa(false);
-        let regex = Regex::builder()
-            .configure(config)
-            .build_from_hir(&relaxed(root)?)
-            .ok()?;
-        Some(Self { regex })
+    /// The relaxed forms of patterns' leading paths, or `None` when one cannot be built
+    /// (too big for the automaton).
+    pub fn of(patterns: &[&Pattern]) -> Option<Self> {
+        let mut forms: Vec<Hir> = Vec::new();
+        let mut owners = Vec::new();
+        for (owner, pattern) in patterns.iter().enumerate() {
+            for (path, node) in pattern.paths().iter().enumerate() {
+                forms.push(relaxed(node)?);
+                owners.push((owner, 1u64.checked_shl(u32::try_from(path).ok()?)?));
+            }
+        }
+        let automaton = |reverse: bool| {
+            let config = thompson::Config::new()
+                .reverse(reverse)
+                .which_captures(WhichCaptures::None);
+            let nfa = thompson::Compiler::new()
+                .configure(config)
+                .build_many_from_hir(&forms)
+                .ok()?;
+            // Every match counts: whether one starts at a place is asked, not which is first.
+            let config = DFA::config().match_kind(MatchKind::All);
+            DFA::builder().configure(config).build_from_nfa(nfa).ok()
+        };
+        Some(Self::with(automaton(false)?, automaton(true)?, owners))
     }
 
-    /// `pattern`'s [`Pattern::find_all`] (this is its relaxed form), tried only where a
-    /// match may start; `utf8` is `text` written in UTF-8.
+    fn with(any: DFA, dfa: DFA, owners: Vec<(usize, u64)>) -> Self {
+        let (forwards, backwards) = (any.clone(), dfa.clone());
+        let new: NewCaches = Box::new(move || (forwards.create_cache(), backwards.create_cache()));
+        Self {
+            any,
+            dfa,
+            owners,
+            caches: Pool::new(new),
+        }
+    }
+
+    /// For each pattern, in order, the byte offsets of `haystack` where one of its relaxed
+    /// matches starts, with the leading paths that may match there; `None` when the
+    /// automaton gives up (the caller then tries every place and path).
+    pub fn starts(&self, haystack: &[u8]) -> Option<Vec<Starts>> {
+        let mut caches = self.caches.get();
+        let (forwards, cache) = &mut *caches;
+        let patterns = self.owners.iter().map(|&(owner, _)| owner + 1).max();
+        let mut starts = vec![Vec::new(); patterns.unwrap_or(0)];
+        let input = Input::new(haystack).anchored(Anchored::No);
+        let any = self
+            .any
+            .try_search_fwd(forwards, &input.clone().earliest(true));
+        if matches!(any, Ok(None)) {
+            return Some(starts);
+        }
+        let mut state = self.dfa.start_state_reverse(cache, &input).ok()?;
+        let mut at = haystack.len();
+        while let Some(&byte) = at.checked_sub(1).and_then(|before| haystack.get(before)) {
+            // The hot loop: known transitions between states that are no match.
+            if !state.is_tagged() {
+                let next = self.dfa.next_state_untagged(cache, state, byte);
+                if !next.is_tagged() {
+                    state = next;
+                    at -= 1;
+                    continue;
+                }
+            }
+            state = self.dfa.next_state(cache, state, byte).ok()?;
+            at -= 1;
+            if state.is_tagged() {
+                if state.is_quit() {
+                    return None;
+                }
+                // Matches show one byte late: this one starts after `byte`.
+                self.record(cache, state, at + 1, &mut starts);
+            }
+        }
+        state = self.dfa.next_eoi_state(cache, state).ok()?;
+        self.record(cache, state, 0, &mut starts);
+        for places in &mut starts {
+            places.reverse();
+        }
+        Some(starts)
+    }
+
+    /// The first match of `pattern` (this automaton's only pattern) in `text` from `from` on,
+    /// as [`Pattern::search`] finds it, tried only where a relaxed match starts: for a short
+    /// stretch of a text (the hedge before a figure), whose characters are written out.
+    pub fn search<U: Unit>(
+        &self,
+        pattern: &Pattern,
+        text: &[U],
+        from: usize,
+    ) -> Result<Option<Match>, TooDeep> {
+        let rest = text.get(from..).unwrap_or_default();
+        let stretch: String = rest.iter().map(|unit| unit.char()).collect();
+        let Some(starts) = self.starts(stretch.as_bytes()) else {
+            return pattern.search(text, from);
+        };
+        let mut offsets = stretch.char_indices().map(|(byte, _)| byte).peekable();
+        let mut index = 0;
+        for &(byte, paths) in starts.first().map(Vec::as_slice).unwrap_or_default() {
+            while offsets.next_if(|&offset| offset < byte).is_some() {
+                index += 1;
+            }
+            if let Some(hit) = pattern.match_on(text, from + index, paths)? {
+                return Ok(Some(hit));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Record `at` with each leading path a match state of the reverse scan says matches
+    /// there (for its pattern).
+    fn record(&self, cache: &Cache, state: LazyStateID, at: usize, starts: &mut [Starts]) {
+        if !state.is_match() {
+            return;
+        }
+        for index in 0..self.dfa.match_len(cache, state) {
+            let path = self.dfa.match_pattern(cache, state, index).as_usize();
+            let Some(&(owner, bit)) = self.owners.get(path) else {
+                continue;
+            };
+            let Some(places) = starts.get_mut(owner) else {
+                continue;
+            };
+            match places.last_mut() {
+                Some((place, paths)) if *place == at => *paths |= bit,
+                _ => places.push((at, bit)),
+            }
+        }
+    }
+
+    /// Whether any of the patterns may match somewhere in `haystack`; `None` when the
+    /// automaton gives up.
+    pub fn may_match(&self, haystack: &[u8]) -> Option<bool> {
+        let mut caches = self.caches.get();
+        let (forwards, _) = &mut *caches;
+        let input = Input::new(haystack).anchored(Anchored::No).earliest(true);
+        self.any
+            .try_search_fwd(forwards, &input)
+            .ok()
+            .map(|found| found.is_some())
+    }
+
+    /// `pattern`'s [`Pattern::find_all`] (this automaton's only pattern) in `text`, tried
+    /// only where a relaxed match starts; `utf8` is `text` written in UTF-8.
     pub fn find_all<U: Unit>(
         &self,
         pattern: &Pattern,
         text: &[U],
         utf8: &str,
     ) -> Result<Vec<Match>, TooDeep> {
-        let mut found = Vec::new();
-        let mut cursor = Cursor::new(utf8, text.len());
-        let mut from = 0;
-        while from <= text.len() {
-            let Some(byte) = self.next_start(utf8.as_bytes(), cursor.byte_of(from)) else {
-                break;
-            };
-            let at = cursor.index_of(byte);
-            match pattern.match_at(text, at)? {
-                Some(hit) => {
-                    from = if hit.end() > hit.start() {
-                        hit.end()
-                    } else {
-                        hit.end() + 1
-                    };
-                    found.push(hit);
-                }
-                None => from = at + 1,
-            }
+        let Some(starts) = self.starts(utf8.as_bytes()) else {
+            return pattern.find_all(text);
+        };
+        let places = starts.first().map(Vec::as_slice).unwrap_or_default();
+        if utf8.is_ascii() {
+            return tried(pattern, text, places);
         }
-        Ok(found)
+        tried(pattern, text, &char_indices(utf8, places))
     }
+}
 
-    /// The byte offset of the leftmost start of a relaxed match at `from` or later.
-    pub fn next_start(&self, haystack: &[u8], from: usize) -> Option<usize> {
-        let input = Input::new(haystack)
-            .range(from..)
-            .anchored(Anchored::No)
-            .earliest(false);
-        self.regex.search(&input).map(|found| found.start())
+impl Clone for Relaxed {
+    fn clone(&self) -> Self {
+        Self::with(self.any.clone(), self.dfa.clone(), self.owners.clone())
     }
+}
+
+impl std::fmt::Debug for Relaxed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Relaxed")
+    }
+}
+
+/// `pattern`'s [`Pattern::find_all`], tried only at `places` (ascending) and by their
+/// leading paths: where its relaxed forms say a match may start.
+pub fn tried<U: Unit>(
+    pattern: &Pattern,
+    text: &[U],
+    places: &[(usize, u64)],
+) -> Result<Vec<Match>, TooDeep> {
+    let mut found = Vec::new();
+    let mut from = 0;
+    for &(at, paths) in places {
+        if at < from {
+            continue;
+        }
+        if let Some(hit) = pattern.match_on(text, at, paths)? {
+            from = if hit.end() > hit.start() {
+                hit.end()
+            } else {
+                hit.end() + 1
+            };
+            found.push(hit);
+        }
+    }
+    Ok(found)
+}
+
+/// Whether no pattern's match may start anywhere.
+pub fn none(starts: &[Starts]) -> bool {
+    starts.iter().all(Vec::is_empty)
+}
+
+/// The places at byte offsets of `text` (ascending, on character boundaries) at their
+/// character indices.
+pub fn char_indices(text: &str, places: &[(usize, u64)]) -> Starts {
+    let mut indices = Vec::with_capacity(places.len());
+    let mut chars = text
+        .char_indices()
+        .map(|(byte, _)| byte)
+        .enumerate()
+        .peekable();
+    for &(offset, paths) in places {
+        while chars.next_if(|&(_, byte)| byte < offset).is_some() {}
+        let index = chars
+            .peek()
+            .map_or_else(|| text.chars().count(), |&(index, _)| index);
+        indices.push((index, paths));
+    }
+    indices
 }
 
 fn relaxed(node: &Node) -> Option<Hir> {
@@ -93,6 +286,12 @@ fn relaxed(node: &Node) -> Option<Hir> {
         }
         Node::Seq(nodes) => Hir::concat(nodes.iter().map(relaxed).collect::<Option<_>>()?),
         Node::Alt(nodes) => Hir::alternation(nodes.iter().map(relaxed).collect::<Option<_>>()?),
+        Node::Leading(branches) => Hir::alternation(
+            branches
+                .iter()
+                .map(|(_, node)| relaxed(node))
+                .collect::<Option<_>>()?,
+        ),
         Node::Repeat { node, min, max } => Hir::repetition(Repetition {
             // A bound beyond u32 is widened: still every match.
             min: u32::try_from(*min).unwrap_or(0),
@@ -150,53 +349,4 @@ fn named_members(which: Named) -> ClassUnicode {
         .filter_map(|&(a, b)| Some((char::from_u32(a)?, char::from_u32(b)?)));
     members.union(&ranges(table));
     members
-}
-
-/// Character indices to byte offsets of a text and back, for positions that only grow.
-struct Cursor<'a> {
-    text: &'a str,
-    ascii: bool,
-    index: usize,
-    byte: usize,
-}
-
-impl<'a> Cursor<'a> {
-    fn new(text: &'a str, units: usize) -> Self {
-        Self {
-            text,
-            ascii: text.len() == units,
-            index: 0,
-            byte: 0,
-        }
-    }
-
-    fn advance(&mut self) -> bool {
-        let next = self
-            .text
-            .get(self.byte..)
-            .and_then(|rest| rest.chars().next());
-        next.inspect(|c| {
-            self.byte += c.len_utf8();
-            self.index += 1;
-        })
-        .is_some()
-    }
-
-    /// The byte offset of character `index` (no smaller than the last asked about).
-    fn byte_of(&mut self, index: usize) -> usize {
-        if self.ascii {
-            return index;
-        }
-        while self.index < index && self.advance() {}
-        self.byte
-    }
-
-    /// The character index at byte offset `byte` (no smaller than the last asked about).
-    fn index_of(&mut self, byte: usize) -> usize {
-        if self.ascii {
-            return byte;
-        }
-        while self.byte < byte && self.advance() {}
-        self.index
-    }
 }

@@ -1,5 +1,7 @@
 //! The character tests of a parsed pattern, and the string sets a lookahead becomes.
 
+use std::sync::OnceLock;
+
 use crate::chars;
 
 /// A unit of a text the matcher runs on: a `char`, or a byte of a text known to be ASCII
@@ -48,20 +50,22 @@ pub struct Class {
 
 impl Class {
     pub fn new(negated: bool, ranges: Vec<(char, char)>, named: Vec<(Named, bool)>) -> Self {
-        let mut class = Self {
+        // The answer for each ASCII character, as `slow` gives it, a mask at a time (a
+        // figure's anchors are compiled per lookup: 128 tests a class were most of it).
+        let mut listed = 0u128;
+        for &(a, b) in &ranges {
+            listed |= ascii_range(a, b);
+        }
+        for &(which, negated) in &named {
+            let members = named_ascii(which);
+            listed |= if negated { !members } else { members };
+        }
+        Self {
             negated,
             ranges,
             named,
-            ascii: 0,
-        };
-        let mut ascii = 0u128;
-        for code in 0u8..128 {
-            if class.slow(char::from(code)) {
-                ascii |= 1u128 << code;
-            }
+            ascii: if negated { !listed } else { listed },
         }
-        class.ascii = ascii;
-        class
     }
 
     fn slow(&self, c: char) -> bool {
@@ -125,6 +129,34 @@ impl Class {
 
     pub fn of_char(c: char) -> Self {
         Self::new(false, vec![(c, c)], Vec::new())
+    }
+}
+
+/// The ASCII characters from `a` to `b`, as a mask.
+fn ascii_range(a: char, b: char) -> u128 {
+    let (low, high) = (u32::from(a), u32::from(b).min(127));
+    if low > high {
+        return 0;
+    }
+    (u128::MAX >> (127 - high)) & (u128::MAX << low)
+}
+
+/// The ASCII members of `\d`, `\w` or `\s`, as a mask (tested once).
+fn named_ascii(which: Named) -> u128 {
+    static MASKS: OnceLock<[u128; 3]> = OnceLock::new();
+    let masks = MASKS.get_or_init(|| {
+        let tests: [fn(char) -> bool; 3] = [chars::is_decimal, chars::is_word, chars::is_space];
+        tests.map(|test| {
+            (0u8..128)
+                .filter(|&code| test(char::from(code)))
+                .fold(0, |mask, code| mask | 1u128 << code)
+        })
+    });
+    let [digit, word, space] = *masks;
+    match which {
+        Named::Digit => digit,
+        Named::Word => word,
+        Named::Space => space,
     }
 }
 
@@ -242,7 +274,39 @@ impl Set {
 #[cfg(test)]
 #[allow(clippy::unwrap_used)] // tests may unwrap (Cargo.toml)
 mod tests {
-    use super::Trie;
+    use super::{Class, Named, Trie};
+
+    #[test]
+    fn the_ascii_mask_is_the_slow_test() {
+        let named = [Named::Digit, Named::Word, Named::Space];
+        let ranges = [
+            ('\0', '\0'),
+            ('a', 'z'),
+            ('\x7f', '\u{e9}'),
+            ('0', '0'),
+            ('\u{e9}', '\u{2014}'),
+            (' ', '~'),
+        ];
+        let mut classes = 0;
+        for negated in [false, true] {
+            for (at, &range) in ranges.iter().enumerate() {
+                for which in 0..=named.len() {
+                    for named_negated in [false, true] {
+                        let named = named.get(which).map(|&n| (n, named_negated));
+                        let others = ranges.get(at + 1..at + 2).unwrap_or_default();
+                        let listed = [vec![range], others.to_vec()].concat();
+                        let class = Class::new(negated, listed, named.into_iter().collect());
+                        for code in 0u8..128 {
+                            let c = char::from(code);
+                            assert_eq!(class.has(c), class.slow(c), "{class:?} {c:?}");
+                        }
+                        classes += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(classes, 2 * 6 * 4 * 2);
+    }
 
     fn chars(text: &str) -> Vec<char> {
         text.chars().collect()

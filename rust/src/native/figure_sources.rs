@@ -9,9 +9,11 @@
 //! whose text cannot hold an anchor is not written at all (written.rs); a result written
 //! alike to an earlier one (a page fetched twice) shares its text and windows, written and
 //! scanned once per trace ([`ResultTexts`]), and a window read again is looked up, not
-//! extracted again.
+//! extracted again. Once every figure has a frame of its own key, a later frame is read only
+//! when it could make the reference raise (settled.rs).
 
 mod anchors;
+mod settled;
 pub mod structured;
 mod texts;
 mod written;
@@ -62,19 +64,31 @@ pub fn figure_evidence_in<'v>(
     if figures.is_empty() {
         return Ok(Vec::new()); // nothing to look up: no source need be read
     }
-    let anchors = Anchors::new(figures, extractor.tables())
+    let anchors = Anchors::kept(figures, extractor.tables())
         .map_err(|_| Fallback("an anchor pattern the matcher does not run"))?;
     let mut sources = Sources {
         extractor,
-        anchors: anchors.as_ref(),
+        anchors: anchors.as_deref(),
         humans,
         args: HashMap::new(),
         index: FigureIndex::new(false),
         read: HashMap::new(),
         windows: HashMap::new(),
     };
+    let mut settled = false; // every figure has a frame of its own key (settled.rs)
     for (position, frame) in trace.frames.iter().enumerate() {
+        let echoed = match *frame {
+            Frame::ToolResult { id, ok: false, .. } => sources.args.get(id).copied().flatten(),
+            _ => None,
+        };
+        if settled && !settled::may_raise_in(frame, humans, echoed) {
+            continue; // it would change no answer
+        }
         sources.add(frame, position, texts)?;
+        settled = settled
+            || figures
+                .iter()
+                .all(|figure| sources.index.has_key(&figure.value));
     }
     Ok(figures
         .iter()

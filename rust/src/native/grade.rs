@@ -132,26 +132,18 @@ struct FactClaim<'q> {
     figure: Option<&'q Figure>,
 }
 
-/// `extract_claims`: one claim per fact, in order.
+/// `extract_claims`: one claim per fact, in order; `found` is `extract_figures(answer)`.
 fn fact_claims<'q>(
     answer: &str,
+    found: &[Figure],
     question: &'q Question,
-    extractor: &Extractor,
 ) -> Result<Vec<FactClaim<'q>>, Fallback> {
     if question.facts.is_empty() {
         return Ok(Vec::new());
     }
     let figures = question.figures.as_ref().map_err(Clone::clone)?;
     let lowered = lower(answer);
-    let written: HashSet<String> = if figures.iter().any(Option::is_some) {
-        extractor
-            .distinct_figures(answer)?
-            .into_iter()
-            .map(|figure| figure.value)
-            .collect()
-    } else {
-        HashSet::new()
-    };
+    let written: HashSet<&str> = found.iter().map(|figure| figure.value.as_str()).collect();
     Ok(question
         .facts
         .iter()
@@ -159,7 +151,7 @@ fn fact_claims<'q>(
         .map(|(fact, figure)| {
             let written_as_figure = figure
                 .as_ref()
-                .is_some_and(|figure| written.contains(&figure.value));
+                .is_some_and(|figure| written.contains(figure.value.as_str()));
             FactClaim {
                 id: &fact.id,
                 text: &fact.text,
@@ -246,7 +238,10 @@ pub fn grade<'v>(
 ) -> Result<GradeValues<'v>, Fallback> {
     let mut observations = observe(trace)?;
     let answer = final_answer(trace);
-    let claims = fact_claims(answer, question, extractor)?;
+    // Once, for the facts, the figures' grade and the extracted claims (the reference
+    // extracts them for the facts only when a fact is a figure: either way the same figures).
+    let found = extractor.distinct_figures(answer)?;
+    let claims = fact_claims(answer, &found, question)?;
     let fact_figures: Vec<Figure> = claims.iter().filter_map(|c| c.figure.cloned()).collect();
     // Both lookups read the same tool results: each is written once.
     let mut texts = ResultTexts::default();
@@ -277,8 +272,6 @@ pub fn grade<'v>(
         });
     }
     let (verdict, truth, copies) = provenance(&mut observations, question)?;
-    // Once, for the figures' grade and the extracted claims (as the reference does).
-    let found = extractor.distinct_figures(answer)?;
     let seen = if found.is_empty() {
         Vec::new()
     } else {

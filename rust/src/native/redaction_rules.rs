@@ -216,12 +216,14 @@ fn compiled(source: &str, flags: u32) -> Option<(Pattern, bool)> {
 
 /// Whether `rule`'s pattern has no match in `searched`: its relaxed form finds none.
 fn never_matches(rule: &Rule, searched: &str) -> bool {
-    let relaxed = rule
-        .relaxed
-        .get_or_init(|| rule.pattern.as_ref().and_then(Pattern::relaxed));
+    let relaxed = rule.relaxed.get_or_init(|| {
+        rule.pattern
+            .as_ref()
+            .and_then(|pattern| Relaxed::of(&[pattern]))
+    });
     relaxed
         .as_ref()
-        .is_some_and(|relaxed| relaxed.next_start(searched.as_bytes(), 0).is_none())
+        .is_some_and(|relaxed| relaxed.may_match(searched.as_bytes()) == Some(false))
 }
 
 fn has_digit(text: &str) -> bool {

@@ -1,6 +1,7 @@
 //! The matcher's tests: `re`'s semantics, and its rewrites held to the pattern as parsed.
 
 use super::{Match, Pattern, Span, TooDeep};
+use crate::figures::relaxed::Relaxed;
 
 fn chars(text: &str) -> Vec<char> {
     text.chars().collect()
@@ -111,11 +112,10 @@ fn the_rewrites_keep_every_match_and_group_of_the_figure_patterns() {
         &tables.any_number,
     ];
     let texts = generated_texts(4000);
-    let (mut matched, mut skipped) = (0, 0);
+    let mut matched = 0;
     for (pattern, flag) in patterns {
         let fast = Pattern::new(pattern, *flag).unwrap();
         let plain = Pattern::unoptimised(pattern, *flag).unwrap();
-        let relaxed = fast.relaxed().unwrap();
         for text in &texts {
             let fast_found = fast.find_all(text).unwrap();
             let plain_found = plain.find_all(text).unwrap();
@@ -136,30 +136,64 @@ fn the_rewrites_keep_every_match_and_group_of_the_figure_patterns() {
                     "{pattern} {text:?} bytes"
                 );
             }
-            let units: Vec<char> = text.chars().collect();
-            let tried = relaxed.find_all(&fast, &units, &text).unwrap();
-            assert_eq!(
-                spans(&tried),
-                spans(&plain_found),
-                "{pattern} {text:?} relaxed"
-            );
-            if text.is_ascii() {
-                let tried = relaxed.find_all(&fast, text.as_bytes(), &text);
-                let tried = tried.unwrap();
-                assert_eq!(
-                    spans(&tried),
-                    spans(&plain_found),
-                    "{pattern} {text:?} bytes"
-                );
-            }
-            skipped += usize::from(relaxed.next_start(text.as_bytes(), 0).is_none());
             matched += fast_found.len();
         }
     }
-    // Texts with matches, and texts the relaxed form rules out: both are tested.
+    assert!(matched > 3000, "{matched} matches: the texts test little");
+}
+
+#[test]
+fn a_match_starts_only_where_a_relaxed_match_does_and_by_a_path_that_does() {
+    let tables = crate::figures::testing::extractor().tables().clone();
+    let patterns: Vec<Pattern> = [
+        &tables.symbol_led,
+        &tables.word_led,
+        &tables.value_part,
+        &tables.hedge,
+        &tables.any_number,
+    ]
+    .into_iter()
+    .map(|(pattern, flag)| Pattern::new(pattern, *flag).unwrap())
+    .collect();
+    // The symbol-led pattern's eight shapes, the word-led one's four.
+    let paths: Vec<usize> = patterns.iter().map(|p| p.paths().len()).collect();
+    assert_eq!(paths, [8, 4, 2, 1, 1]);
+    // All five in one automaton: each pattern's places are its own.
+    let relaxed = Relaxed::of(&patterns.iter().collect::<Vec<&Pattern>>()).unwrap();
+    let (mut matches, mut ruled_out, mut some_paths) = (0, 0, 0);
+    for units in generated_texts(1000) {
+        let text: String = units.iter().collect();
+        let starts = relaxed.starts(text.as_bytes()).unwrap();
+        let bytes: Vec<usize> = (0..=units.len())
+            .map(|at| units.iter().take(at).map(|c| c.len_utf8()).sum())
+            .collect();
+        for (pattern, places) in patterns.iter().zip(&starts) {
+            let all = u64::MAX >> (64 - pattern.paths().len());
+            for (at, byte) in bytes.iter().enumerate() {
+                let found = places.binary_search_by_key(byte, |&(place, _)| place);
+                let paths = found.ok().and_then(|i| places.get(i)).map_or(0, |p| p.1);
+                let full = pattern.match_at(&units, at).unwrap();
+                if full.is_some() {
+                    assert_ne!(paths, 0, "{:?} at {at} of {text:?}", pattern.tree());
+                    matches += 1;
+                } else if paths == 0 && pattern.next_start(&units, at) == Some(at) {
+                    ruled_out += 1;
+                }
+                if paths != 0 {
+                    // The paths ruled out there change nothing.
+                    let tried = pattern.match_on(&units, at, paths).unwrap();
+                    let spans = |found: Option<Match>| found.map(|m| m.spans);
+                    assert_eq!(spans(tried), spans(full), "{at} of {text:?}");
+                    some_paths += usize::from(paths != all);
+                }
+            }
+        }
+    }
+    // Places with matches, places the first characters allow and the relaxed forms rule
+    // out, and places where only some paths may match: all are met.
     assert!(
-        matched > 3000 && skipped > 1000,
-        "{matched} matches, {skipped} texts skipped: the texts test little"
+        matches > 2000 && ruled_out > 15_000 && some_paths > 2000,
+        "{matches} matches, {ruled_out} places ruled out, {some_paths} with some paths"
     );
 }
 
@@ -168,4 +202,60 @@ fn deep_nesting_is_reported_not_overflowed() {
     let text = format!("1{}", ",000".repeat(5000));
     let pattern = Pattern::new(r"\d(?:,\d{3})+", false).unwrap();
     assert_eq!(pattern.find_all(&chars(&text)).err(), Some(TooDeep));
+}
+
+#[test]
+fn a_relaxed_search_finds_the_first_match_a_search_does() {
+    let tables = crate::figures::testing::extractor().tables().clone();
+    let (pattern, flag) = &tables.hedge;
+    let hedge = Pattern::new(pattern, *flag).unwrap();
+    let relaxed = Relaxed::of(&[&hedge]).unwrap();
+    let tokens = [
+        "about",
+        "over",
+        "nearly",
+        "up to",
+        "more than",
+        "an estimated",
+        "estimated",
+        "approx.",
+        "\u{17f}ome",
+        "c\u{131}rca",
+        "just",
+        " ",
+        "  ",
+        "\n",
+        "x",
+        "5",
+        "~",
+        "\u{2248}",
+        "\u{e9}",
+        "a",
+        "$",
+    ];
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        usize::try_from(seed % 1_000_000).unwrap()
+    };
+    let mut found = 0;
+    for _ in 0..2000 {
+        let text: String = (0..1 + next() % 8)
+            .map(|_| *tokens.get(next() % tokens.len()).unwrap())
+            .collect();
+        let units = chars(&text);
+        // As a figure at each place looks back for its hedge: up to it, from 16 before.
+        for start in 0..=units.len() {
+            let scanned = units.get(..start).unwrap();
+            let from = start.saturating_sub(16);
+            let expected = hedge.search(scanned, from).unwrap();
+            let spans = |found: Option<Match>| found.map(|m| m.spans);
+            let tried = relaxed.search(&hedge, scanned, from).unwrap();
+            found += usize::from(expected.is_some());
+            assert_eq!(spans(tried), spans(expected), "{start} of {text:?}");
+        }
+    }
+    assert!(found > 1000, "{found} hedges found");
 }

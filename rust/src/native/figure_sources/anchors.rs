@@ -4,9 +4,15 @@
 //! The pattern text is built exactly as the reference builds it and run by the core's
 //! `re`-compatible matcher, so a source's windows are the reference's.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
 use crate::chars::{decimal_value, is_decimal, is_space};
 use crate::figures::extract::{Figure, Tables};
 use crate::figures::matcher::{Pattern, TooDeep};
+
+/// At most this many sets of anchors are kept compiled ([`Anchors::kept`]).
+const KEPT: usize = 256;
 
 /// How far around an anchor a window reaches (`_REACH`) before it is widened to whitespace.
 const REACH: usize = 80;
@@ -235,11 +241,34 @@ fn digit_runs(parts: &[String]) -> Result<Option<Vec<Vec<u8>>>, String> {
 
 impl Anchors {
     /// The anchors of `figures`, or `None` when they have none (`anchor_pattern` gives
-    /// `None`: every source is then read whole).
-    pub fn new(figures: &[Figure], tables: &Tables) -> Result<Option<Self>, String> {
+    /// `None`: every source is then read whole). Compiled once for the same alternatives
+    /// while fewer than [`KEPT`] are kept: a question's facts are looked up in every trace
+    /// graded, and compiling cost about 17,000 instructions a lookup.
+    pub fn kept(figures: &[Figure], tables: &Tables) -> Result<Option<Arc<Self>>, String> {
+        type Kept = Mutex<HashMap<Vec<String>, Arc<Anchors>>>;
+        static COMPILED: OnceLock<Kept> = OnceLock::new();
         let Some(parts) = anchor_parts(figures, tables) else {
             return Ok(None);
         };
+        let compiled = COMPILED.get_or_init(Kept::default);
+        if let Some(found) = compiled
+            .lock()
+            .ok()
+            .and_then(|kept| kept.get(&parts).cloned())
+        {
+            return Ok(Some(found));
+        }
+        let anchors = Arc::new(Self::of(&parts)?);
+        if let Ok(mut kept) = compiled.lock() {
+            if kept.len() < KEPT {
+                kept.insert(parts, Arc::clone(&anchors));
+            }
+        }
+        Ok(Some(anchors))
+    }
+
+    /// The anchors of `anchor_pattern`'s alternatives.
+    fn of(parts: &[String]) -> Result<Self, String> {
         let reach = parts.iter().map(|part| most_solid(part)).max().unwrap_or(0) + 1;
         let pattern = Pattern::new(&parts.join("|"), true)?;
         let ascii = pattern.starts_ascii();
@@ -256,14 +285,14 @@ impl Anchors {
             .collect();
         let digits_only = bytes.iter().all(u8::is_ascii_digit);
         let few = (bytes.len() <= 3).then_some(bytes);
-        Ok(Some(Self {
+        Ok(Self {
             pattern,
             starts,
             few,
             digits_only,
             reach,
-            runs: digit_runs(&parts)?,
-        }))
+            runs: digit_runs(parts)?,
+        })
     }
 
     /// `_windows(text, anchor_pattern(figures))`: the merged spans around each match,
@@ -436,6 +465,8 @@ pub fn char_windows(text: &[char], pattern: &Pattern) -> Result<Vec<(usize, usiz
 #[cfg(test)]
 #[allow(clippy::unwrap_used)] // tests may unwrap (Cargo.toml)
 mod tests {
+    use std::sync::Arc;
+
     use super::{Anchors, anchor_pattern, char_windows};
     use crate::figures::matcher::Pattern;
     use crate::figures::testing::extractor;
@@ -500,6 +531,23 @@ mod tests {
     }
 
     #[test]
+    fn the_same_alternatives_share_their_compiled_anchors() {
+        let ex = extractor();
+        let kept = |answer: &str| {
+            let figures = ex.figures(answer).unwrap();
+            Anchors::kept(&figures, ex.tables()).unwrap().unwrap()
+        };
+        let first = kept("$1,500 in 2016");
+        // The same values written otherwise: the same alternatives.
+        assert!(Arc::ptr_eq(&first, &kept("1500 dollars in 2016")));
+        // As many alternatives, other values: their own anchors.
+        let other = kept("$1,600 in 2017");
+        assert!(!Arc::ptr_eq(&first, &other));
+        assert!(first.windows("paid 1,600 in").unwrap().is_empty());
+        assert_eq!(other.windows("paid 1,600 in").unwrap(), [(0, 13)]);
+    }
+
+    #[test]
     fn byte_windows_are_the_references_char_windows() {
         let ex = extractor();
         let answers = [
@@ -517,7 +565,7 @@ mod tests {
         let mut runs = 0;
         for answer in answers {
             let figures = ex.figures(answer).unwrap();
-            let anchors = Anchors::new(&figures, ex.tables()).unwrap().unwrap();
+            let anchors = Anchors::kept(&figures, ex.tables()).unwrap().unwrap();
             memchr += usize::from(anchors.few.is_some());
             runs += usize::from(anchors.runs.is_some());
             let pattern = anchor_pattern(&figures, ex.tables()).unwrap();
