@@ -16,7 +16,6 @@ use std::collections::HashSet;
 use super::redaction_rules::Rules;
 use super::{Frame, Trace, Value};
 use crate::lower::{lower, lower_into, lowers_into_ascii};
-use sonic_rs::{JsonContainerTrait, JsonValueTrait};
 
 /// The texts and keys of a trace, in the reference's order.
 struct Gathered<'r, 'v> {
@@ -27,7 +26,7 @@ struct Gathered<'r, 'v> {
 }
 
 impl<'v> Gathered<'_, 'v> {
-    fn value(&mut self, value: &'v Value) {
+    fn value(&mut self, value: Value<'v>) {
         if let Some(text) = value.as_str() {
             self.texts.push(text);
         } else if let Some(object) = value.as_object() {
@@ -128,7 +127,7 @@ pub fn check<'v>(trace: &Trace<'v>, rules: &Rules) -> (Option<String>, Vec<Strin
             | Frame::ToolResult {
                 result: Some(value),
                 ..
-            } => gathered.value(value),
+            } => gathered.value(*value),
             Frame::Compaction { summary } => gathered.texts.push(summary),
             Frame::ToolCall { .. } | Frame::ToolResult { .. } | Frame::Approval => {}
         }
