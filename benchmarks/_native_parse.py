@@ -1,7 +1,7 @@
 """The native fast path's first stages on the real traces, against ``orjson.loads``.
 
-``_core.native_trace_frames`` parses and validates a trace's bytes in the core (sonic-rs,
-then the version 1 rules) and makes no Python object of it; ``_core.native_trace_values``
+``_core.native_trace_frames`` parses and validates a trace's bytes in the core (its own
+reader, then the version 1 rules) and makes no Python object of it; ``_core.native_trace_values``
 also hands back what grading reads (every frame's fields, tool arguments and results as
 their ``result_text``); ``parse_native_trace`` is the reference (orjson, then pydantic).
 Each is timed alternately with ``orjson.loads`` of the same bytes, so every ratio is taken

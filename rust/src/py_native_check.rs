@@ -5,7 +5,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyTuple};
 
 use crate::native::Frame;
-use crate::native::json::{parse, result_text};
+use crate::native::json::{Refusal, parse, read, result_text};
 use crate::native::trace::validate;
 
 /// One frame as a tuple: its type, then its kept fields (`args` and `result` as their
@@ -64,7 +64,23 @@ fn py_native_trace_frames(data: &Bound<'_, PyBytes>) -> Option<usize> {
     validate(&value).ok().map(|trace| trace.frames.len())
 }
 
+/// Any JSON text as the fast path's parser reads it: `("read", its value as `result_text`
+/// writes it)`, `("not json", None)` where it says orjson refuses the text, or
+/// `("declined", reason)` where it leaves the text to the reference.
+#[pyfunction(name = "native_json_text")]
+fn py_native_json_text(data: &Bound<'_, PyBytes>) -> (&'static str, Option<String>) {
+    match read(data.as_bytes()) {
+        Ok(document) => match result_text(Some(document.root())) {
+            Ok(text) => ("read", Some(text.into_owned())),
+            Err(fallback) => ("declined", Some(fallback.0.to_string())),
+        },
+        Err(Refusal::NotJson) => ("not json", None),
+        Err(Refusal::Declined(reason)) => ("declined", Some(reason.to_string())),
+    }
+}
+
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_function(wrap_pyfunction!(py_native_json_text, module)?)?;
     module.add_function(wrap_pyfunction!(py_native_trace_values, module)?)?;
     module.add_function(wrap_pyfunction!(py_native_trace_frames, module)?)?;
     Ok(())

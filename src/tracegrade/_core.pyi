@@ -1,6 +1,7 @@
 """Types of the compiled core (rust/, built by maturin); see tracegrade._engine."""
 
 from collections.abc import Sequence
+from typing import Literal
 
 from tracegrade.claims._answer_claim import ClaimKind
 from tracegrade.figures._model import FigureKind, Hedge
@@ -140,6 +141,9 @@ def native_observe_check(
     | str
 ): ...
 def native_trace_frames(data: bytes) -> int | None: ...
+def native_json_text(
+    data: bytes,
+) -> tuple[Literal["read", "declined"], str] | tuple[Literal["not json"], None]: ...
 def native_answer_claims(
     answer: str, asked: list[str], extractor: FigureExtractor, scanner: ClaimScanner
 ) -> list[tuple[ClaimKind, str, str, int, int, tuple[str, ...], bool, bool]] | str: ...

@@ -167,7 +167,7 @@ def test_the_core_observes_the_engine_comparisons_inputs_as_the_reference():
 # Generated traces: every built-in shape, with the edges of each (a boolean, float or string
 # line number, CR and CRLF content, empty streams), failed and orphan results, unknown shapes.
 FILES = ["src/a.ts", "README.md", "a\nb", "src/\u0130.py", ""]
-# No -0.0: the core's parser declines it (sonic-rs reads it as 0.0; rust/src/native/json.rs).
+# No -0.0: the core's parser declines it (rust/src/native/json.rs).
 floats = st.floats(allow_nan=False, allow_infinity=False).filter(
     lambda x: math.copysign(1, x) > 0 or x
 )

@@ -20,8 +20,6 @@ mod written;
 
 use std::collections::{HashMap, HashSet};
 
-use sonic_rs::JsonValueTrait;
-
 pub use anchors::{Anchors, anchor_pattern};
 pub use structured::{amount_values, key_names_money};
 pub use texts::ResultTexts;
@@ -103,7 +101,7 @@ struct Sources<'a, 'v> {
     anchors: Option<&'a Anchors>,
     humans: bool,
     /// The arguments of each call by id (the last call of an id wins, as a dict keeps it).
-    args: HashMap<&'v str, Option<&'v Value>>,
+    args: HashMap<&'v str, Option<Value<'v>>>,
     index: FigureIndex,
     /// What each text read so far holds: an agent often reads one result again (a page
     /// fetched twice), and its windows are then the same texts.
@@ -216,12 +214,12 @@ fn spans(anchors: &Anchors, text: &str) -> Result<Vec<(usize, usize)>, Fallback>
 #[allow(clippy::unwrap_used)] // tests may unwrap (Cargo.toml)
 mod tests {
     use super::key_names_money;
-    use super::{Frame, ResultTexts, Trace, Value, amount_values, anchor_pattern};
+    use super::{Frame, ResultTexts, Trace, Value, amount_values, anchor_pattern, json};
     use super::{figure_evidence, figure_evidence_in};
     use crate::figures::testing::extractor;
 
-    fn value(text: &str) -> Value {
-        sonic_rs::from_str(text).unwrap()
+    fn value(text: &str) -> Value<'static> {
+        json::leaked(text, false)
     }
 
     fn evidence(frames: Vec<Frame<'_>>, answer: &str, humans: bool) -> Vec<Option<String>> {
@@ -274,7 +272,7 @@ mod tests {
         let result = value(
             r#""{\"prices\": {\"economy\": 122, \"seats\": 5}, \"total_baggages\": 3, \"amountPaid\": \"1,500.50\", \"x\": [1e20, 0.1]}""#,
         );
-        let mut found = amount_values(Some(&result)).unwrap();
+        let mut found = amount_values(Some(result)).unwrap();
         found.sort();
         assert_eq!(found, ["122", "1500.5"]);
         let keys = [
@@ -300,30 +298,30 @@ mod tests {
             ]
         );
         // A calculator's bare number, a float repr, prose led by a bracket.
-        assert_eq!(amount_values(Some(&value("255.0"))).unwrap(), ["255"]);
-        assert_eq!(amount_values(Some(&value("1e-05"))).unwrap(), ["0.00001"]);
+        assert_eq!(amount_values(Some(value("255.0"))).unwrap(), ["255"]);
+        assert_eq!(amount_values(Some(value("1e-05"))).unwrap(), ["0.00001"]);
         assert_eq!(
-            amount_values(Some(&value("1e16"))).unwrap(),
+            amount_values(Some(value("1e16"))).unwrap(),
             ["10000000000000000"]
         );
         // repr(940191251759288.25) is '940191251759288.2': ties to even.
         let tie = value("940191251759288.25");
-        assert_eq!(amount_values(Some(&tie)).unwrap(), ["940191251759288.2"]);
-        assert_eq!(amount_values(Some(&value("-466.750"))).unwrap(), ["466.75"]);
+        assert_eq!(amount_values(Some(tie)).unwrap(), ["940191251759288.2"]);
+        assert_eq!(amount_values(Some(value("-466.750"))).unwrap(), ["466.75"]);
         assert_eq!(
-            amount_values(Some(&value("\" -1,500 \""))).unwrap(),
+            amount_values(Some(value("\" -1,500 \""))).unwrap(),
             ["1500"]
         );
         assert!(
-            amount_values(Some(&value(r#""[1] see above""#)))
+            amount_values(Some(value(r#""[1] see above""#)))
                 .unwrap()
                 .is_empty()
         );
-        assert!(amount_values(Some(&value("true"))).unwrap().is_empty());
+        assert!(amount_values(Some(value("true"))).unwrap().is_empty());
         assert!(amount_values(None).unwrap().is_empty());
         let repeated = value(r#""{\"price\": 1, \"price\": 2}""#);
         // A repeated key is the reference's to read (a dict keeps the last value).
-        assert!(amount_values(Some(&repeated)).is_err());
+        assert!(amount_values(Some(repeated)).is_err());
     }
 
     #[test]
@@ -337,12 +335,12 @@ mod tests {
             Frame::ToolCall {
                 id: "c1",
                 name: "refund",
-                args: Some(&args),
+                args: Some(args),
             },
             Frame::ToolResult {
                 id: "c1",
                 ok: false,
-                result: Some(&said),
+                result: Some(said),
             },
         ];
         let answer = "You paid $304 of $608; you were charged $1,250.";
@@ -370,22 +368,22 @@ mod tests {
                 Frame::ToolResult {
                     id: "a",
                     ok: true,
-                    result: Some(&first),
+                    result: Some(first),
                 },
                 Frame::ToolResult {
                     id: "b",
                     ok: true,
-                    result: Some(&second),
+                    result: Some(second),
                 },
                 Frame::ToolResult {
                     id: "c",
                     ok: true,
-                    result: Some(&again),
+                    result: Some(again),
                 },
                 Frame::ToolResult {
                     id: "d",
                     ok: false,
-                    result: Some(&reordered),
+                    result: Some(reordered),
                 },
             ],
         };
@@ -416,11 +414,12 @@ mod tests {
     #[test]
     fn humans_windows_and_structured_money() {
         let price = value(r#"{"flight": {"price": 466.75, "seats": 9}, "note": "x"}"#);
-        let long = value(&format!(
+        let long = format!(
             "\"{} the fee is 1,500,000 dollars {}\"",
             "word ".repeat(40),
             "tail ".repeat(40)
-        ));
+        );
+        let long = value(&long);
         let frames = || {
             vec![
                 Frame::User {
@@ -432,12 +431,12 @@ mod tests {
                 Frame::ToolResult {
                     id: "a",
                     ok: true,
-                    result: Some(&price),
+                    result: Some(price),
                 },
                 Frame::ToolResult {
                     id: "b",
                     ok: true,
-                    result: Some(&long),
+                    result: Some(long),
                 },
             ]
         };

@@ -1,188 +1,71 @@
 //! The bytes of a trace parsed, under the reference's limits (`parse_native_trace`), and a
 //! value serialised as the reference writes it (`result_text`).
 //!
-//! The reference is `orjson.loads` then `bounded_depth`. sonic-rs parses the same grammar
-//! (strict JSON, UTF-8 checked, lone surrogates, a leading BOM and infinite floats refused)
-//! but differs where the tests here pin it: it keeps every value of a repeated key (a
-//! Python dict keeps the last, at the first key's place) and it reads `-0` and `-0.0` as
-//! the float `0.0` (orjson: the int `0` and the float `-0.0`). Those inputs, and integers
-//! beyond 64 bits (floats in both, but left to the reference rather than trust two
-//! roundings), fall back. The depth is checked before sonic-rs runs: it recurses per level.
+//! The reference is `orjson.loads` then `bounded_depth`. read.rs reads the same grammar in
+//! one pass (strict JSON, UTF-8 checked, lone surrogates, a leading BOM and infinite floats
+//! refused) and leaves to the reference what it would read otherwise: a repeated key (a
+//! Python dict keeps the last value at the first key's place), `-0` and `-0.0` (orjson: the
+//! int `0` and the float `-0.0`), integers beyond 64 bits (orjson: floats), and nesting
+//! deeper than `bounded_depth` allows.
 //!
 //! tests/engines/test_native_parse.py holds all of it to the reference through
 //! `_core.native_trace_values`.
 
+mod read;
+mod scan;
+mod value;
+
 use std::borrow::Cow;
-use std::collections::HashSet;
 
-use memchr::{memchr2_iter, memchr3_iter};
-use sonic_rs::{JsonNumberTrait, JsonValueTrait, Object, ValueRef};
+use memchr::memchr3_iter;
 
-use super::{Fallback, Value};
-use crate::json_scan::depth_within;
+pub use read::Refusal;
+pub use value::{Array, Document, Kind, Number, Object, Value};
+
+use super::Fallback;
 
 /// How deep arrays and objects may nest (`tracegrade.traces._limits.MAX_DEPTH`).
 pub const MAX_DEPTH: usize = 200;
 
-/// Objects up to this many keys are checked for a repeated key pair by pair.
-const PAIRWISE_KEYS: usize = 12;
-
-/// 2**63: an integral float this large may be an integer beyond 64 bits in the text.
-const BIG_INTEGRAL: f64 = 9_223_372_036_854_775_808.0;
-
 /// Parse a trace file's bytes as `orjson.loads` would, or leave them to the reference.
-pub fn parse(data: &[u8]) -> Result<Value, Fallback> {
-    if data.starts_with(b"\xef\xbb\xbf") {
-        return Err(Fallback("a byte order mark (orjson refuses it)"));
-    }
-    // Counted on the text before sonic-rs recurses into it; the reference confirms a text
-    // too deep on its value (a repeated key may drop the deep part), so only fall back.
-    // No more opening brackets than the limit (in strings or not) cannot nest deeper: the
-    // real traces have at most 161, found by memchr far faster than the strings are skipped.
-    let few = memchr2_iter(b'[', b'{', data).take(MAX_DEPTH + 1).count() <= MAX_DEPTH;
-    if !few && !depth_within(data, MAX_DEPTH) {
-        return Err(Fallback("nested deeper than the limit"));
-    }
-    let value: Value =
-        sonic_rs::from_slice(data).map_err(|_| Fallback("not JSON as sonic-rs reads it"))?;
-    let mut seen = Seen::default();
-    check(&value, &mut seen)?;
-    if seen.zero_float && any_number(data, is_negative_zero) {
-        return Err(Fallback(
-            "a negative zero (sonic-rs reads -0 as the float 0.0)",
-        ));
-    }
-    if seen.big_float && any_number(data, is_big_integer) {
-        return Err(Fallback("an integer beyond 64 bits"));
-    }
-    Ok(value)
+pub fn parse(data: &[u8]) -> Result<Document<'_>, Fallback> {
+    read(data).map_err(|refusal| match refusal {
+        Refusal::NotJson => Fallback("not JSON as orjson reads it"),
+        Refusal::Declined(reason) => Fallback(reason),
+    })
 }
 
-#[derive(Default)]
-struct Seen {
-    /// A float 0.0: sonic-rs reads `-0` and `-0.0` so, the text says whether it was.
-    zero_float: bool,
-    /// An integral float of 2**63 or more: it may be an integer beyond 64 bits in the text.
-    big_float: bool,
+/// [`parse`], saying whether orjson refuses the text too.
+pub fn read(data: &[u8]) -> Result<Document<'_>, Refusal> {
+    read::read(data, MAX_DEPTH)
 }
 
-/// Refuse repeated keys (sonic-rs keeps each value) and note the floats to look up in the text.
-fn check(value: &Value, seen: &mut Seen) -> Result<(), Fallback> {
-    match value.as_ref() {
-        ValueRef::Number(number) => {
-            if let Some(float) = number.as_f64().filter(|_| number.is_f64()) {
-                if float == 0.0 {
-                    seen.zero_float = true;
-                } else if float.abs() >= BIG_INTEGRAL && float.fract() == 0.0 {
-                    seen.big_float = true;
-                }
-            }
-            Ok(())
-        }
-        ValueRef::Array(array) => array.iter().try_for_each(|item| check(item, seen)),
-        ValueRef::Object(object) => {
-            // One pass over the pairs: each key is read out of the tree once (it costs).
-            let mut keys = Keys::for_object(object);
-            for (key, item) in object.iter() {
-                if !keys.insert(key) {
-                    return Err(Fallback("a repeated object key"));
-                }
-                check(item, seen)?;
-            }
-            Ok(())
-        }
-        ValueRef::Null | ValueRef::Bool(_) | ValueRef::String(_) => Ok(()),
-    }
+/// For tests of what reads a value: `json` parsed, kept for the rest of the test run; with
+/// `repeated`, a repeated key is kept (the parse leaves such a text to the reference).
+#[cfg(test)]
+#[allow(clippy::panic)] // tests may panic (Cargo.toml)
+pub fn leaked(json: &str, repeated: bool) -> Value<'static> {
+    let json: &'static str = json.to_owned().leak();
+    let document = match read::read_noting(json.as_bytes(), MAX_DEPTH) {
+        Ok((document, None)) => document,
+        Ok((document, Some(read::REPEATED_KEY))) if repeated => document,
+        other => panic!("{other:?}: {json}"),
+    };
+    let document: &'static Document<'static> = Box::leak(Box::new(document));
+    document.root()
 }
 
-/// The keys of an object seen so far: up to [`PAIRWISE_KEYS`] on the stack, compared pair
-/// by pair; more in a set.
-enum Keys<'v> {
-    Few([&'v str; PAIRWISE_KEYS], usize),
-    Many(HashSet<&'v str>),
-}
-
-impl<'v> Keys<'v> {
-    fn for_object(object: &Object) -> Self {
-        if object.len() > PAIRWISE_KEYS {
-            Keys::Many(HashSet::with_capacity(object.len()))
-        } else {
-            Keys::Few([""; PAIRWISE_KEYS], 0)
-        }
-    }
-
-    /// Note `key`; `false` when it was seen before.
-    fn insert(&mut self, key: &'v str) -> bool {
-        match self {
-            Keys::Many(keys) => keys.insert(key),
-            Keys::Few(keys, count) => {
-                if keys.get(..*count).unwrap_or_default().contains(&key) {
-                    return false;
-                }
-                if let Some(slot) = keys.get_mut(*count) {
-                    *slot = key;
-                    *count += 1;
-                }
-                true
-            }
-        }
-    }
-}
-
-/// Whether some number token of the JSON text (outside its strings) satisfies `test`.
-fn any_number(data: &[u8], test: impl Fn(&str) -> bool) -> bool {
-    let mut at = 0;
-    while let Some(&byte) = data.get(at) {
-        match byte {
-            b'"' => {
-                at += 1;
-                // Skip the string: an escape takes the byte after the backslash with it.
-                while let Some(&inner) = data.get(at) {
-                    match inner {
-                        b'"' => break,
-                        b'\\' => at += 2,
-                        _ => at += 1,
-                    }
-                }
-            }
-            b'-' | b'0'..=b'9' => {
-                let rest = data.get(at..).unwrap_or_default();
-                let end = rest
-                    .iter()
-                    .position(|byte| {
-                        !matches!(byte, b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-')
-                    })
-                    .unwrap_or(rest.len());
-                // Only ASCII bytes were taken, so the token is text.
-                let token = std::str::from_utf8(rest.get(..end).unwrap_or_default()).unwrap_or("");
-                if test(token) {
-                    return true;
-                }
-                at += end.max(1) - 1;
-            }
-            _ => {}
-        }
-        at += 1;
-    }
-    false
-}
-
-/// A negative number token that reads as zero (`-0`, `-0.0`, `-1e-400`).
-fn is_negative_zero(token: &str) -> bool {
-    token.starts_with('-') && token.parse::<f64>().is_ok_and(|number| number == 0.0)
-}
-
-/// An integer token beyond 64 bits (orjson and sonic-rs both make it a float).
-fn is_big_integer(token: &str) -> bool {
-    let digits = token.strip_prefix('-').unwrap_or(token);
-    digits.bytes().all(|byte| byte.is_ascii_digit())
-        && token.parse::<i64>().is_err()
-        && token.parse::<u64>().is_err()
+/// For tests: `text` as a JSON string value ([`leaked`]).
+#[cfg(test)]
+pub fn leaked_string(text: &str) -> Value<'static> {
+    let mut json = String::new();
+    write_string(text, &mut json);
+    leaked(&json, false)
 }
 
 /// A tool result as the text the model saw (`tracegrade.figures.result_text`): a string as
 /// it is, anything else (`None` too) as `orjson.dumps` writes it.
-pub fn result_text(value: Option<&Value>) -> Result<Cow<'_, str>, Fallback> {
+pub fn result_text<'v>(value: Option<Value<'v>>) -> Result<Cow<'v, str>, Fallback> {
     let Some(value) = value else {
         return Ok(Cow::Borrowed("null"));
     };
@@ -196,28 +79,26 @@ pub fn result_text(value: Option<&Value>) -> Result<Cow<'_, str>, Fallback> {
 
 /// Whether two results surely have the same `result_text` (an agent often reads one page
 /// twice): the same tree, keys in the same order, numbers the writer writes alike.
-pub fn writes_alike(one: Option<&Value>, other: Option<&Value>) -> bool {
+pub fn writes_alike(one: Option<Value<'_>>, other: Option<Value<'_>>) -> bool {
     match (one, other) {
         (Some(one), Some(other)) => alike(one, other),
         (one, other) => one.is_none() && other.is_none(),
     }
 }
 
-fn alike(one: &Value, other: &Value) -> bool {
-    match (one.as_ref(), other.as_ref()) {
-        (ValueRef::Null, ValueRef::Null) => true,
-        (ValueRef::Bool(one), ValueRef::Bool(other)) => one == other,
-        // As `write_value` chooses: an i64, else a u64, else a float.
-        (ValueRef::Number(one), ValueRef::Number(other)) => {
-            one.as_i64() == other.as_i64()
-                && one.as_u64() == other.as_u64()
-                && one.as_f64().map(f64::to_bits) == other.as_f64().map(f64::to_bits)
+fn alike(one: Value<'_>, other: Value<'_>) -> bool {
+    match (one.kind(), other.kind()) {
+        (Kind::Null, Kind::Null) => true,
+        (Kind::Bool(one), Kind::Bool(other)) => one == other,
+        (Kind::Number(Number::Float(one)), Kind::Number(Number::Float(other))) => {
+            one.to_bits() == other.to_bits()
         }
-        (ValueRef::String(one), ValueRef::String(other)) => one == other,
-        (ValueRef::Array(one), ValueRef::Array(other)) => {
+        (Kind::Number(one), Kind::Number(other)) => one == other,
+        (Kind::String(one), Kind::String(other)) => one == other,
+        (Kind::Array(one), Kind::Array(other)) => {
             one.len() == other.len() && one.iter().zip(other.iter()).all(|(a, b)| alike(a, b))
         }
-        (ValueRef::Object(one), ValueRef::Object(other)) => {
+        (Kind::Object(one), Kind::Object(other)) => {
             one.len() == other.len()
                 && one
                     .iter()
@@ -228,24 +109,16 @@ fn alike(one: &Value, other: &Value) -> bool {
     }
 }
 
-fn write_value(value: &Value, out: &mut String) -> Result<(), Fallback> {
-    match value.as_ref() {
-        ValueRef::Null => out.push_str("null"),
-        ValueRef::Bool(true) => out.push_str("true"),
-        ValueRef::Bool(false) => out.push_str("false"),
-        ValueRef::Number(number) => {
-            if let Some(int) = number.as_i64() {
-                out.push_str(itoa::Buffer::new().format(int));
-            } else if let Some(int) = number.as_u64() {
-                out.push_str(itoa::Buffer::new().format(int));
-            } else if let Some(float) = number.as_f64() {
-                write_float(float, out)?;
-            } else {
-                return Err(Fallback("a number of no known kind"));
-            }
-        }
-        ValueRef::String(text) => write_string(text, out),
-        ValueRef::Array(array) => {
+fn write_value(value: Value<'_>, out: &mut String) -> Result<(), Fallback> {
+    match value.kind() {
+        Kind::Null => out.push_str("null"),
+        Kind::Bool(true) => out.push_str("true"),
+        Kind::Bool(false) => out.push_str("false"),
+        Kind::Number(Number::Unsigned(int)) => out.push_str(itoa::Buffer::new().format(int)),
+        Kind::Number(Number::Negative(int)) => out.push_str(itoa::Buffer::new().format(int)),
+        Kind::Number(Number::Float(float)) => write_float(float, out)?,
+        Kind::String(text) => write_string(text, out),
+        Kind::Array(array) => {
             out.push('[');
             for (at, item) in array.iter().enumerate() {
                 if at > 0 {
@@ -255,7 +128,7 @@ fn write_value(value: &Value, out: &mut String) -> Result<(), Fallback> {
             }
             out.push(']');
         }
-        ValueRef::Object(object) => {
+        Kind::Object(object) => {
             out.push('{');
             for (at, (key, item)) in object.iter().enumerate() {
                 if at > 0 {

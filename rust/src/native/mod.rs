@@ -9,7 +9,7 @@
 //! (tests/engines) hold the two to the same grades.
 //!
 //! Stages, one module each:
-//! - json.rs: the bytes parsed (sonic-rs) after the reference's own limits are checked;
+//! - json.rs: the bytes parsed (read.rs) under the reference's own limits;
 //!   `result_text`, a value serialised as `orjson.dumps` writes it.
 //! - trace.rs: the native format validated into [`Trace`] (version 1, as `validate_native_trace`).
 //! - observe.rs: tool results decoded by the seven built-in shapes, and the searches over
@@ -34,7 +34,7 @@ mod redaction_triggers;
 pub mod run;
 pub mod trace;
 
-pub use sonic_rs::Value;
+pub use json::Value;
 
 /// Why the core leaves a trace to the Python reference (which then grades it or raises).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -63,13 +63,13 @@ pub enum Frame<'v> {
         id: &'v str,
         name: &'v str,
         /// `None`: missing or JSON null (the reference's `None`).
-        args: Option<&'v Value>,
+        args: Option<Value<'v>>,
     },
     ToolResult {
         id: &'v str,
         ok: bool,
         /// `None`: missing or JSON null (the reference's `None`).
-        result: Option<&'v Value>,
+        result: Option<Value<'v>>,
     },
     Compaction {
         summary: &'v str,

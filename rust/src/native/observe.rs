@@ -12,8 +12,6 @@ mod search;
 
 use std::collections::{HashMap, HashSet};
 
-use sonic_rs::{JsonContainerTrait, JsonValueTrait};
-
 use self::decode::{Source, decode, field};
 use super::{Fallback, Frame, Trace};
 use crate::index::TextIndex;

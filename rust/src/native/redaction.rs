@@ -16,7 +16,6 @@ use std::collections::HashSet;
 use super::redaction_rules::Rules;
 use super::{Frame, Trace, Value};
 use crate::lower::{lower_into, lowers_into_ascii};
-use sonic_rs::ValueRef;
 
 /// The texts and keys of a trace, in the reference's order.
 struct Gathered<'r, 'v> {
@@ -40,21 +39,18 @@ fn met(key: &str) -> usize {
 }
 
 impl<'v> Gathered<'_, 'v> {
-    fn value(&mut self, value: &'v Value) {
-        match value.as_ref() {
-            ValueRef::String(text) => self.texts.push(text),
-            ValueRef::Object(object) => {
-                for (key, item) in object.iter() {
-                    self.key(key);
-                    self.value(item);
-                }
+    fn value(&mut self, value: Value<'v>) {
+        if let Some(text) = value.as_str() {
+            self.texts.push(text);
+        } else if let Some(object) = value.as_object() {
+            for (key, item) in object.iter() {
+                self.key(key);
+                self.value(item);
             }
-            ValueRef::Array(array) => {
-                for item in array.iter() {
-                    self.value(item);
-                }
+        } else if let Some(array) = value.as_array() {
+            for item in array.iter() {
+                self.value(item);
             }
-            ValueRef::Null | ValueRef::Bool(_) | ValueRef::Number(_) => {}
         }
     }
 
@@ -156,7 +152,7 @@ pub fn check<'v>(trace: &Trace<'v>, rules: &Rules) -> (Option<String>, Vec<Strin
             | Frame::ToolResult {
                 result: Some(value),
                 ..
-            } => gathered.value(value),
+            } => gathered.value(*value),
             Frame::Compaction { summary } => gathered.texts.push(summary),
             Frame::ToolCall { .. } | Frame::ToolResult { .. } | Frame::Approval => {}
         }
@@ -172,7 +168,7 @@ mod tests {
     use std::collections::HashSet;
 
     fn gathered(rules: &Rules, json: &str) -> (Vec<String>, Vec<String>) {
-        let value: crate::native::Value = sonic_rs::from_str(json).unwrap_or_default();
+        let value = crate::native::json::leaked(json, false);
         let mut gathered = Gathered {
             rules,
             texts: Vec::new(),
@@ -180,7 +176,7 @@ mod tests {
             kept: HashSet::new(),
             keys: Vec::new(),
         };
-        gathered.value(&value);
+        gathered.value(value);
         let texts = gathered.texts.iter().map(|t| (*t).to_string()).collect();
         (texts, gathered.keys)
     }

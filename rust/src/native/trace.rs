@@ -7,38 +7,43 @@
 //! back, so the reference raises its own error; a version other than 1 falls back too
 //! (version 2 is the full model, which the reference reads).
 
-use sonic_rs::{JsonContainerTrait, JsonValueTrait, Object};
-
+use super::json::{Document, Kind, Number, Object};
 use super::{Fallback, Frame, Trace, Value};
 
-/// The keys a version 1 trace must have (each may still be null where the model allows).
-const REQUIRED: [&str; 7] = [
-    "id", "commit", "model", "task", "outcome", "tokens", "frames",
-];
-
 /// The trace a parsed native file holds, or [`Fallback`] for anything the reference refuses.
-pub fn validate(value: &Value) -> Result<Trace<'_>, Fallback> {
-    let raw = value
+pub fn validate<'v>(document: &'v Document<'v>) -> Result<Trace<'v>, Fallback> {
+    let raw = document
+        .root()
         .as_object()
         .ok_or(Fallback("a trace that is not an object"))?;
-    if let Some(version) = raw.get(&"schema_version") {
-        // The reference compares with ==, so 1.0 and true read as 1 too: left to it
-        // (sonic-rs gives no i64 of a float).
+    let fields = TraceFields::of(raw);
+    if let Some(version) = fields.schema_version {
+        // The reference compares with ==, so 1.0 and true read as 1 too: left to it.
         if version.as_i64() != Some(1) {
             return Err(Fallback("a schema_version other than the integer 1"));
         }
     }
-    if REQUIRED.iter().any(|key| raw.get(key).is_none()) {
+    // Each may still be null where the model allows.
+    let required = [
+        fields.id,
+        fields.commit,
+        fields.model,
+        fields.task,
+        fields.outcome,
+        fields.tokens,
+        fields.frames,
+    ];
+    if required.iter().any(Option::is_none) {
         return Err(Fallback("a required key is missing"));
     }
-    let id = non_empty(raw, "id")?;
-    let task = non_empty(raw, "task")?;
-    for key in ["commit", "model"] {
-        if !is_null(raw, key) {
-            non_empty(raw, key)?;
+    let id = non_empty(fields.id)?;
+    let task = non_empty(fields.task)?;
+    for field in [fields.commit, fields.model] {
+        if !field.is_some_and(|value| value.is_null()) {
+            non_empty(field)?;
         }
     }
-    let outcome = match raw.get(&"outcome") {
+    let outcome = match fields.outcome {
         Some(value) if value.is_null() => None,
         Some(value) => Some(
             value
@@ -48,15 +53,15 @@ pub fn validate(value: &Value) -> Result<Trace<'_>, Fallback> {
         ),
         None => None,
     };
-    let tokens = raw
-        .get(&"tokens")
+    let tokens = fields
+        .tokens
         .and_then(|value| value.as_array())
         .ok_or(Fallback("tokens that are not an array"))?;
     if !tokens.iter().all(is_count) {
         return Err(Fallback("a token count that is not a non-negative integer"));
     }
-    let frames = raw
-        .get(&"frames")
+    let frames = fields
+        .frames
         .and_then(|value| value.as_array())
         .ok_or(Fallback("frames that are not an array"))?;
     if frames.is_empty() {
@@ -74,53 +79,129 @@ pub fn validate(value: &Value) -> Result<Trace<'_>, Fallback> {
     })
 }
 
+/// The fields of a version 1 trace, each read once from its pairs (keys it does not name
+/// are ignored; the parse refuses a repeated key).
+#[derive(Default)]
+struct TraceFields<'v> {
+    schema_version: Option<Value<'v>>,
+    id: Option<Value<'v>>,
+    commit: Option<Value<'v>>,
+    model: Option<Value<'v>>,
+    task: Option<Value<'v>>,
+    outcome: Option<Value<'v>>,
+    tokens: Option<Value<'v>>,
+    frames: Option<Value<'v>>,
+}
+
+impl<'v> TraceFields<'v> {
+    fn of(object: Object<'v>) -> Self {
+        let mut fields = Self::default();
+        for (key, value) in object.iter() {
+            let slot = match key {
+                "schema_version" => &mut fields.schema_version,
+                "id" => &mut fields.id,
+                "commit" => &mut fields.commit,
+                "model" => &mut fields.model,
+                "task" => &mut fields.task,
+                "outcome" => &mut fields.outcome,
+                "tokens" => &mut fields.tokens,
+                "frames" => &mut fields.frames,
+                _ => continue,
+            };
+            *slot = Some(value);
+        }
+        fields
+    }
+}
+
+/// The fields of a frame of any type, each read once from its pairs.
+#[derive(Default)]
+struct FrameFields<'v> {
+    kind: Option<Value<'v>>,
+    content: Option<Value<'v>>,
+    id: Option<Value<'v>>,
+    name: Option<Value<'v>>,
+    args: Option<Value<'v>>,
+    ok: Option<Value<'v>>,
+    result: Option<Value<'v>>,
+    before: Option<Value<'v>>,
+    after: Option<Value<'v>>,
+    summary: Option<Value<'v>>,
+    tool: Option<Value<'v>>,
+    decision: Option<Value<'v>>,
+}
+
+impl<'v> FrameFields<'v> {
+    fn of(object: Object<'v>) -> Self {
+        let mut fields = Self::default();
+        for (key, value) in object.iter() {
+            let slot = match key {
+                "type" => &mut fields.kind,
+                "content" => &mut fields.content,
+                "id" => &mut fields.id,
+                "name" => &mut fields.name,
+                "args" => &mut fields.args,
+                "ok" => &mut fields.ok,
+                "result" => &mut fields.result,
+                "before" => &mut fields.before,
+                "after" => &mut fields.after,
+                "summary" => &mut fields.summary,
+                "tool" => &mut fields.tool,
+                "decision" => &mut fields.decision,
+                _ => continue,
+            };
+            *slot = Some(value);
+        }
+        fields
+    }
+}
+
 /// One frame, by its `type`, with the fields that type keeps.
-fn frame(value: &Value) -> Result<Frame<'_>, Fallback> {
+fn frame(value: Value<'_>) -> Result<Frame<'_>, Fallback> {
     let object = value
         .as_object()
         .ok_or(Fallback("a frame that is not an object"))?;
-    let kind = object
-        .get(&"type")
+    let fields = FrameFields::of(object);
+    let kind = fields
+        .kind
         .and_then(|kind| kind.as_str())
         .ok_or(Fallback("a frame without a string type"))?;
     Ok(match kind {
         "user" => Frame::User {
-            content: string(object, "content")?,
+            content: string(fields.content)?,
         },
         "assistant" => Frame::Assistant {
-            content: string(object, "content")?,
+            content: string(fields.content)?,
         },
         "tool_call" => Frame::ToolCall {
-            id: string(object, "id")?,
-            name: string(object, "name")?,
-            args: any(object, "args"),
+            id: string(fields.id)?,
+            name: string(fields.name)?,
+            args: any(fields.args),
         },
         "tool_result" => Frame::ToolResult {
-            id: string(object, "id")?,
-            ok: object
-                .get(&"ok")
+            id: string(fields.id)?,
+            ok: fields
+                .ok
                 .and_then(|ok| ok.as_bool())
                 .ok_or(Fallback("a tool result's ok that is not a boolean"))?,
-            result: any(object, "result"),
+            result: any(fields.result),
         },
         "compaction" => {
-            let counts = ["before", "after"]
-                .iter()
-                .all(|key| object.get(key).is_some_and(is_count));
+            let counts = [fields.before, fields.after]
+                .into_iter()
+                .all(|count| count.is_some_and(is_count));
             if !counts {
                 return Err(Fallback(
                     "a compaction count that is not a non-negative integer",
                 ));
             }
             Frame::Compaction {
-                summary: string(object, "summary")?,
+                summary: string(fields.summary)?,
             }
         }
         "approval" => {
-            string(object, "tool")?;
-            let decision = object
-                .get(&"decision")
-                .and_then(|decision| decision.as_str());
+            string(fields.tool)?;
+            let decision = fields.decision.and_then(|decision| decision.as_str());
             if !matches!(decision, Some("allow" | "deny")) {
                 return Err(Fallback("an approval decision not allow or deny"));
             }
@@ -131,39 +212,28 @@ fn frame(value: &Value) -> Result<Frame<'_>, Fallback> {
 }
 
 /// A required string field (`StrictStr`).
-fn string<'v>(object: &'v Object, key: &str) -> Result<&'v str, Fallback> {
-    object
-        .get(&key)
-        .and_then(|value| value.as_str())
-        .ok_or(Fallback(
-            "a frame's string field is missing or not a string",
-        ))
+fn string(field: Option<Value<'_>>) -> Result<&str, Fallback> {
+    field.and_then(|value| value.as_str()).ok_or(Fallback(
+        "a frame's string field is missing or not a string",
+    ))
 }
 
 /// A required non-empty string (`StrictStr` of `min_length=1`).
-fn non_empty<'v>(object: &'v Object, key: &str) -> Result<&'v str, Fallback> {
-    object
-        .get(&key)
+fn non_empty(field: Option<Value<'_>>) -> Result<&str, Fallback> {
+    field
         .and_then(|value| value.as_str())
         .filter(|text| !text.is_empty())
         .ok_or(Fallback("a trace field that is not a non-empty string"))
 }
 
-fn is_null(object: &Object, key: &str) -> bool {
-    object.get(&key).is_some_and(|value| value.is_null())
-}
-
 /// A field of any JSON value; missing and null are both `None`.
-fn any<'v>(object: &'v Object, key: &str) -> Option<&'v Value> {
-    object.get(&key).filter(|value| !value.is_null())
+fn any(field: Option<Value<'_>>) -> Option<Value<'_>> {
+    field.filter(|value| !value.is_null())
 }
 
 /// A non-negative integer (`StrictInt` of `ge=0`): not a boolean, not a float.
-fn is_count(value: &Value) -> bool {
-    value.is_u64()
-        || value
-            .as_i64()
-            .is_some_and(|count| count >= 0 && !value.is_f64())
+fn is_count(value: Value<'_>) -> bool {
+    matches!(value.kind(), Kind::Number(Number::Unsigned(_)))
 }
 
 #[cfg(test)]
@@ -187,7 +257,8 @@ mod tests {
     /// `GOOD` with `from` replaced by `to`, validated.
     fn with(from: &str, to: &str) -> Result<(), Fallback> {
         assert!(GOOD.contains(from), "{from}");
-        let value = parse(GOOD.replacen(from, to, 1).as_bytes())?;
+        let text = GOOD.replacen(from, to, 1);
+        let value = parse(text.as_bytes())?;
         validate(&value).map(|_| ())
     }
 

@@ -11,8 +11,7 @@
 //! (`KeyError`); the core leaves such a text to it. Its result texts (`orjson.dumps` of
 //! parsed JSON) and the rest of its rules raise on nothing.
 
-use sonic_rs::{JsonValueTrait, ValueRef};
-
+use super::super::json::Kind;
 use super::super::{Frame, Value};
 
 /// The most characters in a row that may be digits, `,` or `.` a source may hold and
@@ -26,7 +25,7 @@ const NUMBER_WRITTEN: usize = 26;
 /// Whether reading `frame` as a source could make the reference raise (`humans`: user
 /// messages are sources; `echoed`: for a failed result, its call's arguments, which it reads
 /// too). A call is always read: it only keeps its arguments.
-pub fn may_raise_in(frame: &Frame<'_>, humans: bool, echoed: Option<&Value>) -> bool {
+pub fn may_raise_in(frame: &Frame<'_>, humans: bool, echoed: Option<Value<'_>>) -> bool {
     match *frame {
         Frame::User { content } => humans && may_raise_on(content),
         Frame::ToolCall { .. } => true,
@@ -80,16 +79,16 @@ fn long_run(text: &[u8]) -> bool {
 /// [`may_raise_on`] of `result_text(value)`, answered from the value: the writing adds no
 /// such character, nor a run of its own (quotes, brackets and escapes end one) but for an array's numbers, which
 /// `,` joins.
-fn may_raise(value: Option<&Value>) -> bool {
+fn may_raise(value: Option<Value<'_>>) -> bool {
     let Some(value) = value else {
         return false; // "null"
     };
-    match value.as_ref() {
-        ValueRef::String(text) => may_raise_on(text),
-        ValueRef::Array(items) => {
+    match value.kind() {
+        Kind::String(text) => may_raise_on(text),
+        Kind::Array(items) => {
             let mut numbers = 0;
             items.iter().any(|item| {
-                if item.is_number() {
+                if matches!(item.kind(), Kind::Number(_)) {
                     numbers += 1;
                     numbers * NUMBER_WRITTEN > DIGIT_RUN
                 } else {
@@ -98,10 +97,10 @@ fn may_raise(value: Option<&Value>) -> bool {
                 }
             })
         }
-        ValueRef::Object(members) => members
+        Kind::Object(members) => members
             .iter()
             .any(|(key, item)| may_raise_on(key) || may_raise(Some(item))),
-        ValueRef::Null | ValueRef::Bool(_) | ValueRef::Number(_) => false,
+        Kind::Null | Kind::Bool(_) | Kind::Number(_) => false,
     }
 }
 
@@ -112,22 +111,18 @@ mod tests {
     use super::{DIGIT_RUN, may_raise};
     use crate::figures::testing::extractor;
     use crate::lower::lower;
-    use crate::native::json::result_text;
+    use crate::native::json::{leaked, leaked_string, result_text};
     use crate::native::{Fallback, Frame, Trace};
 
     /// The evidence of `answer`'s figures in tool results with these texts (`f0`, `f1`, ...).
     fn evidence(answer: &str, results: &[&str]) -> Result<Vec<Option<String>>, Fallback> {
         let ex = extractor();
-        let values: Vec<sonic_rs::Value> = results
+        let frames = results
             .iter()
-            .map(|text| sonic_rs::to_value(text).unwrap())
-            .collect();
-        let frames = values
-            .iter()
-            .map(|value| Frame::ToolResult {
+            .map(|text| Frame::ToolResult {
                 id: "c",
                 ok: true,
-                result: Some(value),
+                result: Some(leaked_string(text)),
             })
             .collect();
         let trace = Trace {
@@ -190,26 +185,26 @@ mod tests {
     #[test]
     fn nor_when_a_later_failed_result_reads_arguments_that_could() {
         let ex = extractor();
-        let quote: sonic_rs::Value = sonic_rs::to_value("fee $1,500").unwrap();
+        let quote = leaked_string("fee $1,500");
         let ordinal = format!("the {}th consecutive year", "7".repeat(700));
-        let args: sonic_rs::Value = sonic_rs::to_value(&ordinal).unwrap();
-        let failed: sonic_rs::Value = sonic_rs::to_value("could not pay $1,500").unwrap();
+        let args = leaked_string(&ordinal);
+        let failed = leaked_string("could not pay $1,500");
         let frames = |ok| {
             vec![
                 Frame::ToolResult {
                     id: "q",
                     ok: true,
-                    result: Some(&quote),
+                    result: Some(quote),
                 },
                 Frame::ToolCall {
                     id: "p",
                     name: "pay",
-                    args: Some(&args),
+                    args: Some(args),
                 },
                 Frame::ToolResult {
                     id: "p",
                     ok,
-                    result: Some(&failed),
+                    result: Some(failed),
                 },
             ]
         };
@@ -319,14 +314,14 @@ mod tests {
         ];
         let mut raising = 0;
         for json in cases {
-            let value: sonic_rs::Value = sonic_rs::from_str(&json).unwrap();
-            let text = result_text(Some(&value)).unwrap();
+            let value = leaked(&json, false);
+            let text = result_text(Some(value)).unwrap();
             let long = longest_run(&text) > DIGIT_RUN;
             // Never less than the text holds (more is allowed: an array's numbers are
             // counted at their longest).
-            assert!(may_raise(Some(&value)) || !long, "{json}");
+            assert!(may_raise(Some(value)) || !long, "{json}");
             if long {
-                assert!(may_raise(Some(&value)), "{json}");
+                assert!(may_raise(Some(value)), "{json}");
                 raising += 1;
             }
         }

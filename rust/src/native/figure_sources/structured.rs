@@ -5,12 +5,10 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use sonic_rs::{JsonContainerTrait, JsonNumberTrait, JsonValueTrait, ValueRef};
-
+use super::super::json::{Document, Kind, Number, Refusal};
 use super::super::{Fallback, Value, json};
 use crate::chars::{is_decimal, is_space};
 use crate::figures::decimal::Decimal;
-use crate::json_scan::depth_within;
 
 // `_MONEY_WORDS` and `_OTHER_WORDS`, as the reference lists them.
 #[rustfmt::skip]
@@ -162,21 +160,12 @@ fn bare_number(text: &str) -> Option<Vec<char>> {
 }
 
 /// `number_figure(value).value` for a JSON scalar, or `None` when it is not a bare number.
-fn number_value(value: &Value) -> Result<Option<String>, Fallback> {
-    match value.as_ref() {
-        ValueRef::Number(number) => {
-            if let Some(int) = number.as_i64() {
-                return Ok(Some(int.unsigned_abs().to_string()));
-            }
-            if let Some(int) = number.as_u64() {
-                return Ok(Some(int.to_string()));
-            }
-            let float = number
-                .as_f64()
-                .ok_or(Fallback("a number of no known kind"))?;
-            float_canonical(float).map(Some)
-        }
-        ValueRef::String(text) => bare_number(text)
+fn number_value(value: Value<'_>) -> Result<Option<String>, Fallback> {
+    match value.kind() {
+        Kind::Number(Number::Unsigned(int)) => Ok(Some(int.to_string())),
+        Kind::Number(Number::Negative(int)) => Ok(Some(int.unsigned_abs().to_string())),
+        Kind::Number(Number::Float(float)) => float_canonical(float).map(Some),
+        Kind::String(text) => bare_number(text)
             .map(|digits| canonical(&digits))
             .transpose(),
         _ => Ok(None),
@@ -229,17 +218,12 @@ fn float_canonical(value: f64) -> Result<String, Fallback> {
 
 /// `_parsed`: a string result that is JSON (led by a bracket) parsed as `orjson.loads`
 /// does; `Ok(None)` for prose that starts with a bracket (not JSON: no values).
-fn parsed_text(text: &str) -> Result<Option<Value>, Fallback> {
-    match json::parse(text.as_bytes()) {
-        Ok(value) => Ok(Some(value)),
-        // Only certain when the text is not JSON at all; any other doubt is the reference's.
-        Err(_)
-            if depth_within(text.as_bytes(), json::MAX_DEPTH)
-                && sonic_rs::from_str::<Value>(text).is_err() =>
-        {
-            Ok(None)
-        }
-        Err(fallback) => Err(fallback),
+fn parsed_text(text: &str) -> Result<Option<Document<'_>>, Fallback> {
+    match json::read(text.as_bytes()) {
+        Ok(document) => Ok(Some(document)),
+        Err(Refusal::NotJson) => Ok(None),
+        // JSON the core does not read as orjson would: the reference's.
+        Err(Refusal::Declined(reason)) => Err(Fallback(reason)),
     }
 }
 
@@ -254,7 +238,7 @@ enum Standing {
 
 /// `amount_values(result)`: the numbers of a tool result that may source a money amount,
 /// as canonical decimals (in no promised order: one result's values share their evidence).
-pub fn amount_values(result: Option<&Value>) -> Result<Vec<String>, Fallback> {
+pub fn amount_values(result: Option<Value<'_>>) -> Result<Vec<String>, Fallback> {
     let Some(result) = result else {
         return Ok(Vec::new());
     };
@@ -262,9 +246,9 @@ pub fn amount_values(result: Option<&Value>) -> Result<Vec<String>, Fallback> {
     let root = match result.as_str() {
         Some(text) if text.trim_start_matches(is_space).starts_with(['{', '[']) => {
             match parsed_text(text)? {
-                Some(value) => {
-                    owned = value;
-                    &owned
+                Some(document) => {
+                    owned = document;
+                    owned.root()
                 }
                 None => return Ok(Vec::new()),
             }
@@ -272,7 +256,7 @@ pub fn amount_values(result: Option<&Value>) -> Result<Vec<String>, Fallback> {
         _ => result,
     };
     let mut found = Vec::new();
-    let mut stack: Vec<(&Value, Standing)> = vec![(root, Standing::Keyless)];
+    let mut stack: Vec<(Value<'_>, Standing)> = vec![(root, Standing::Keyless)];
     while let Some((value, standing)) = stack.pop() {
         if let Some(object) = value.as_object() {
             for (key, item) in object.iter() {

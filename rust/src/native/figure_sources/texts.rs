@@ -18,14 +18,14 @@ pub struct ResultTexts<'v> {
 
 /// A result unlike every earlier one, with what has been worked out of it.
 pub(super) struct Distinct<'v> {
-    value: Option<&'v Value>,
+    value: Option<Value<'v>>,
     pub(super) text: Option<Cow<'v, str>>,
     amounts: Option<Vec<String>>,
 }
 
 impl<'v> ResultTexts<'v> {
     /// Which distinct result the result of frame `position` is (nothing is written).
-    pub(super) fn index(&mut self, position: usize, result: Option<&'v Value>) -> usize {
+    pub(super) fn index(&mut self, position: usize, result: Option<Value<'v>>) -> usize {
         if let Some(&Some(index)) = self.by_frame.get(position) {
             return index;
         }

@@ -7,13 +7,12 @@
 //! a string, a key and a member's number are asked whether they hold a run, and only an
 //! array's numbers whether they hold a digit that may start one.
 
-use sonic_rs::ValueRef;
-
+use super::super::json::Kind;
 use super::super::{Value, json};
 use super::Anchors;
 
 /// `false` only when `result_text(value)` surely holds no match of `anchors`.
-pub fn may_hold_anchor(anchors: &Anchors, value: &Value) -> bool {
+pub fn may_hold_anchor(anchors: &Anchors, value: Value<'_>) -> bool {
     if !anchors.starts_with_digits_only() {
         return true;
     }
@@ -22,10 +21,10 @@ pub fn may_hold_anchor(anchors: &Anchors, value: &Value) -> bool {
 
 /// Whether `value`'s writing may hold a match; `in_array`: it is an array's item (a number
 /// may then join the next).
-fn holds(anchors: &Anchors, value: &Value, in_array: bool) -> bool {
-    match value.as_ref() {
-        ValueRef::Null | ValueRef::Bool(_) => false,
-        ValueRef::Number(_) => {
+fn holds(anchors: &Anchors, value: Value<'_>, in_array: bool) -> bool {
+    match value.kind() {
+        Kind::Null | Kind::Bool(_) => false,
+        Kind::Number(_) => {
             // Written by the writer of `result_text` itself (a number is short).
             let Ok(written) = json::result_text(Some(value)) else {
                 return true; // the writing falls back: leave it to it
@@ -36,9 +35,9 @@ fn holds(anchors: &Anchors, value: &Value, in_array: bool) -> bool {
                 _ => bytes.iter().any(|&b| anchors.may_start(b)),
             }
         }
-        ValueRef::String(text) => string_holds(anchors, text),
-        ValueRef::Array(array) => array.iter().any(|item| holds(anchors, item, true)),
-        ValueRef::Object(object) => object
+        Kind::String(text) => string_holds(anchors, text),
+        Kind::Array(array) => array.iter().any(|item| holds(anchors, item, true)),
+        Kind::Object(object) => object
             .iter()
             .any(|(key, item)| string_holds(anchors, key) || holds(anchors, item, false)),
     }
@@ -61,7 +60,7 @@ mod tests {
     use super::may_hold_anchor;
     use crate::figures::testing::extractor;
     use crate::native::figure_sources::Anchors;
-    use crate::native::json::result_text;
+    use crate::native::json::{self, result_text};
 
     const PIECES: &[&str] = &[
         "\"a\"",
@@ -127,10 +126,11 @@ mod tests {
             let anchors = Anchors::kept(&figures, ex.tables()).unwrap().unwrap();
             for _ in 0..600 {
                 let json = value(&mut seed, 3);
-                let parsed: sonic_rs::Value = sonic_rs::from_str(&json).unwrap();
-                let text = result_text(Some(&parsed)).unwrap();
+                let document = json::parse(json.as_bytes()).unwrap();
+                let parsed = document.root();
+                let text = result_text(Some(parsed)).unwrap();
                 let windows = anchors.windows(&text).unwrap();
-                if !may_hold_anchor(&anchors, &parsed) {
+                if !may_hold_anchor(&anchors, parsed) {
                     assert!(windows.is_empty(), "{answer:?}: {json} written {text}");
                     skipped += 1;
                 } else if !windows.is_empty() {
@@ -159,12 +159,13 @@ mod tests {
             ("{\"n\":1.5}", true),
             ("{\"n\":51,\"m\":\"1 5\"}", false),
         ] {
-            let parsed: sonic_rs::Value = sonic_rs::from_str(json).unwrap();
+            let document = json::parse(json.as_bytes()).unwrap();
+            let parsed = document.root();
             let windows = anchors
-                .windows(&result_text(Some(&parsed)).unwrap())
+                .windows(&result_text(Some(parsed)).unwrap())
                 .unwrap();
             assert_eq!(!windows.is_empty(), holds, "{json}");
-            assert_eq!(may_hold_anchor(&anchors, &parsed), holds, "{json}");
+            assert_eq!(may_hold_anchor(&anchors, parsed), holds, "{json}");
         }
     }
 
@@ -173,9 +174,9 @@ mod tests {
         let ex = extractor();
         let anchors = Anchors::kept(&ex.figures("$1.5").unwrap(), ex.tables());
         let anchors = anchors.unwrap().unwrap();
-        let control: sonic_rs::Value = sonic_rs::from_str("[\"\\u0015\"]").unwrap();
-        assert!(may_hold_anchor(&anchors, &control));
-        let plain: sonic_rs::Value = sonic_rs::from_str("{\"a\":[null,true,\"x\"]}").unwrap();
-        assert!(!may_hold_anchor(&anchors, &plain));
+        let control = json::parse(b"[\"\\u0015\"]").unwrap();
+        assert!(may_hold_anchor(&anchors, control.root()));
+        let plain = json::parse(b"{\"a\":[null,true,\"x\"]}").unwrap();
+        assert!(!may_hold_anchor(&anchors, plain.root()));
     }
 }

@@ -2,11 +2,11 @@
 
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)] // tests may unwrap (Cargo.toml)
 
-use super::{Fallback, parse, result_text};
+use super::{Fallback, Refusal, parse, read, result_text, write_string};
 
 fn text(json: &str) -> String {
-    let value = parse(json.as_bytes()).unwrap();
-    result_text(Some(&value)).unwrap().into_owned()
+    let document = parse(json.as_bytes()).unwrap();
+    result_text(Some(document.root())).unwrap().into_owned()
 }
 
 fn falls_back(data: &[u8]) -> bool {
@@ -56,8 +56,70 @@ fn falls_back_where_orjson_refuses_or_differs() {
 }
 
 #[test]
+fn what_orjson_refuses_is_told_from_what_is_declined() {
+    // `NotJson` lets the figures read a string result as prose: only where orjson refuses it
+    // too (tests/engines/test_native_json.py holds the parser to orjson on many more).
+    for not_json in [
+        &b"01"[..],
+        b"-01",
+        b"1.",
+        b".5",
+        b"-",
+        b"1e+",
+        b"tru",
+        b"truex",
+        b"\x0c1",
+        b"\xef\xbb\xbf[]",
+        br#""\ud800\u0041""#,
+        br#""\ud800x""#,
+        br#""\u12g4""#,
+        br#""\u+123""#,
+        b"\"a\tb\"",
+        b"\"\xc0\x80\"",
+        b"{,}",
+        br#"{"a":1,}"#,
+        b"[1 2]",
+        b"[] []",
+        b"[1,,2[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[",
+    ] {
+        let got = read(not_json).map(|_| ());
+        assert_eq!(
+            got,
+            Err(Refusal::NotJson),
+            "{}",
+            String::from_utf8_lossy(not_json)
+        );
+    }
+    let mut many = (0..40)
+        .map(|n| format!("\"k{n}\": {n}"))
+        .collect::<Vec<_>>();
+    many.push("\"k7\": 0".to_string());
+    let many = format!("{{{}}}", many.join(","));
+    for declined in [
+        &b"-0"[..],
+        b"-1e-400",
+        b"-9223372036854775809",
+        br#"{"a": 1, "\u0061": 2}"#,
+        many.as_bytes(),
+    ] {
+        let got = read(declined).map(|_| ());
+        assert!(
+            matches!(got, Err(Refusal::Declined(_))),
+            "{}",
+            String::from_utf8_lossy(declined)
+        );
+    }
+    // Keys alike in length and first and last bytes are still told apart.
+    assert_eq!(text(r#"{"axb": 1, "ayb": 2}"#), r#"{"axb":1,"ayb":2}"#);
+    let keys = (0..40)
+        .map(|n| format!("\"k{n}\": {n}"))
+        .collect::<Vec<_>>();
+    assert!(read(format!("{{{}}}", keys.join(",")).as_bytes()).is_ok());
+}
+
+#[test]
 fn depth_is_limited_to_two_hundred() {
-    // sonic-rs recurses; unoptimised, 200 levels need more than a test thread's stack.
+    // The reader recurses; unoptimised, 200 levels need more than a test thread's stack.
     let run = std::thread::Builder::new().stack_size(64 << 20).spawn(|| {
         let within = format!("{}{}", "[".repeat(200), "]".repeat(200));
         let deeper = format!("{}{}", "[".repeat(201), "]".repeat(201));
@@ -74,11 +136,11 @@ fn depth_is_limited_to_two_hundred() {
 fn strings_are_escaped_as_orjson_does() {
     let value = parse(br#"["\u001f\u007f\u2028\u0000\b\t\n\f\r\"\\\/\u00e9"]"#).unwrap();
     assert_eq!(
-        result_text(Some(&value)).unwrap(),
+        result_text(Some(value.root())).unwrap(),
         "[\"\\u001f\u{7f}\u{2028}\\u0000\\b\\t\\n\\f\\r\\\"\\\\/é\"]"
     );
     let string = parse(br#""as is\n""#).unwrap();
-    assert_eq!(result_text(Some(&string)).unwrap(), "as is\n");
+    assert_eq!(result_text(Some(string.root())).unwrap(), "as is\n");
     assert_eq!(result_text(None).unwrap(), "null");
 }
 
@@ -207,9 +269,9 @@ fn escapes_land_right_across_chunk_boundaries() {
                         text[at + 1] = next;
                     }
                     let text: String = text.into_iter().collect();
-                    let array = super::Value::from(vec![super::Value::from(text.as_str())]);
-                    let written = result_text(Some(&array)).unwrap();
-                    assert_eq!(written, format!("[{}]", escaped(&text)), "{text:?}");
+                    let mut written = String::new();
+                    write_string(&text, &mut written);
+                    assert_eq!(written, escaped(&text), "{text:?}");
                 }
             }
         }
@@ -271,15 +333,15 @@ fn values_written_alike_are_written_the_same() {
                 parse(one.as_bytes()).unwrap(),
                 parse(other.as_bytes()).unwrap(),
             );
-            if super::writes_alike(Some(&a), Some(&b)) {
+            if super::writes_alike(Some(a.root()), Some(b.root())) {
                 assert_eq!(
-                    result_text(Some(&a)).unwrap(),
-                    result_text(Some(&b)).unwrap()
+                    result_text(Some(a.root())).unwrap(),
+                    result_text(Some(b.root())).unwrap()
                 );
                 alike += 1;
             }
             assert_eq!(
-                super::writes_alike(Some(&a), Some(&b)),
+                super::writes_alike(Some(a.root()), Some(b.root())),
                 one == other,
                 "{one} {other}"
             );
@@ -287,5 +349,8 @@ fn values_written_alike_are_written_the_same() {
     }
     assert_eq!(alike, texts.len());
     assert!(super::writes_alike(None, None));
-    assert!(!super::writes_alike(None, Some(&parse(b"null").unwrap())));
+    assert!(!super::writes_alike(
+        None,
+        Some(parse(b"null").unwrap().root())
+    ));
 }

@@ -8,10 +8,9 @@
 
 use std::borrow::Cow;
 
-use sonic_rs::{JsonContainerTrait, JsonNumberTrait, JsonValueTrait, Object};
-
 use super::LineNumber;
 use crate::native::Value;
+use crate::native::json::{Number, Object};
 
 /// What a decoder read from one result (`tracegrade.observations.Source`).
 #[derive(Debug, PartialEq)]
@@ -35,7 +34,7 @@ pub enum Source<'v> {
 
 /// The sources the first shape that reads `result` finds, or `None` when none reads it.
 /// An empty list is "recognised, nothing observed" (a file write, a silent command).
-pub fn decode<'v>(result: &'v Value) -> Option<Vec<Source<'v>>> {
+pub fn decode(result: Value<'_>) -> Option<Vec<Source<'_>>> {
     let body = ok_object(result)?;
     // In the registry's order.
     search(&body)
@@ -48,7 +47,7 @@ pub fn decode<'v>(result: &'v Value) -> Option<Vec<Source<'v>>> {
 }
 
 /// The value of `key` in `object`: the last one when the key is written twice.
-pub fn field<'v>(object: &'v Object, key: &str) -> Option<&'v Value> {
+pub fn field<'v>(object: Object<'v>, key: &str) -> Option<Value<'v>> {
     let mut found = None;
     for (name, value) in object.iter() {
         if name == key {
@@ -60,22 +59,22 @@ pub fn field<'v>(object: &'v Object, key: &str) -> Option<&'v Value> {
 
 /// An object's pairs read out of the tree once: the shapes look up a dozen keys between
 /// them, and each read of a key from the tree costs.
-struct Fields<'v>(Vec<(&'v str, &'v Value)>);
+struct Fields<'v>(Vec<(&'v str, Value<'v>)>);
 
 impl<'v> Fields<'v> {
-    fn of(object: &'v Object) -> Self {
+    fn of(object: Object<'v>) -> Self {
         Self(object.iter().collect())
     }
 
     /// The value of `key`: the last one when the key is written twice (as `field`).
-    fn get(&self, key: &str) -> Option<&'v Value> {
+    fn get(&self, key: &str) -> Option<Value<'v>> {
         let pair = self.0.iter().rev().find(|(name, _)| *name == key);
         pair.map(|&(_, value)| value)
     }
 }
 
 /// `result` when it is an object whose own `ok` is exactly `true` (`_ok_object`).
-fn ok_object(result: &Value) -> Option<Fields<'_>> {
+fn ok_object(result: Value<'_>) -> Option<Fields<'_>> {
     let fields = Fields::of(result.as_object()?);
     let ok = fields
         .get("ok")
@@ -89,14 +88,11 @@ fn text<'v>(object: &Fields<'v>, key: &str) -> Option<&'v str> {
 
 /// An `int` or `float` that is not a `bool` (`_is_number`).
 fn number(object: &Fields<'_>, key: &str) -> Option<LineNumber> {
-    let number = object.get(key)?.as_number()?;
-    if number.is_f64() {
-        return number.as_f64().map(LineNumber::Float);
-    }
-    match number.as_i64() {
-        Some(int) => Some(LineNumber::Int(i128::from(int))),
-        None => number.as_u64().map(|int| LineNumber::Int(i128::from(int))),
-    }
+    Some(match object.get(key)?.as_number()? {
+        Number::Float(float) => LineNumber::Float(float),
+        Number::Unsigned(int) => LineNumber::Int(i128::from(int)),
+        Number::Negative(int) => LineNumber::Int(i128::from(int)),
+    })
 }
 
 /// The entries of the list at `key`, each an object (`_all_of(values, dict)`).
@@ -205,11 +201,11 @@ fn mutation<'v>(body: &Fields<'v>) -> Option<Vec<Source<'v>>> {
 #[cfg(test)]
 mod tests {
     use super::{Source, decode};
-    use crate::native::Value;
     use crate::native::observe::LineNumber;
+    use crate::native::{Value, json};
 
-    fn value(json: &str) -> Value {
-        sonic_rs::from_str(json).unwrap_or_else(|error| unreachable!("{error}"))
+    fn value(json: &str) -> Value<'static> {
+        json::leaked(json, true)
     }
 
     #[test]
@@ -219,7 +215,7 @@ mod tests {
                 {"file": "b", "line": 2.5, "text": "y"}], "files": ["ignored"]}"#,
         );
         assert_eq!(
-            decode(&result),
+            decode(result),
             Some(vec![Source::Lines {
                 files: vec!["a", "b"],
                 numbers: vec![LineNumber::Int(3), LineNumber::Float(2.5)],
@@ -234,12 +230,12 @@ mod tests {
             let json = format!(
                 r#"{{"ok": true, "matches": [{{"file": "a", "line": {line}, "text": "x"}}]}}"#
             );
-            assert_eq!(decode(&value(&json)), None, "{line}");
+            assert_eq!(decode(value(&json)), None, "{line}");
         }
         let big = value(
             r#"{"ok": true, "matches": [{"file": "a", "line": 18446744073709551615, "text": ""}]}"#,
         );
-        let numbers = match decode(&big).as_deref() {
+        let numbers = match decode(big).as_deref() {
             Some([Source::Lines { numbers, .. }]) => numbers.clone(),
             other => unreachable!("{other:?}"),
         };
@@ -250,17 +246,17 @@ mod tests {
     fn only_an_own_ok_of_exactly_true_is_read() {
         for ok in ["1", "\"true\"", "false", "null"] {
             let json = format!(r#"{{"ok": {ok}, "files": []}}"#);
-            assert_eq!(decode(&value(&json)), None, "{ok}");
+            assert_eq!(decode(value(&json)), None, "{ok}");
         }
-        assert_eq!(decode(&value(r#"{"files": []}"#)), None);
-        assert_eq!(decode(&value(r#"[{"ok": true, "files": []}]"#)), None);
+        assert_eq!(decode(value(r#"{"files": []}"#)), None);
+        assert_eq!(decode(value(r#"[{"ok": true, "files": []}]"#)), None);
         // The last of two `ok`s counts, as in the dict orjson makes.
         assert_eq!(
-            decode(&value(r#"{"ok": false, "ok": true, "files": ["a"]}"#)),
+            decode(value(r#"{"ok": false, "ok": true, "files": ["a"]}"#)),
             Some(vec![Source::Names(vec!["a"])])
         );
         assert_eq!(
-            decode(&value(r#"{"ok": true, "ok": false, "files": ["a"]}"#)),
+            decode(value(r#"{"ok": true, "ok": false, "files": ["a"]}"#)),
             None
         );
     }
@@ -268,7 +264,7 @@ mod tests {
     #[test]
     fn a_command_names_its_streams_and_skips_empty_ones() {
         let both = value(r#"{"ok": true, "command": "ls", "stdout": "a", "stderr": "b"}"#);
-        let files: Vec<String> = decode(&both)
+        let files: Vec<String> = decode(both)
             .unwrap_or_default()
             .into_iter()
             .filter_map(|source| match source {
@@ -278,7 +274,7 @@ mod tests {
             .collect();
         assert_eq!(files, ["$ ls", "$ ls [stderr]"]);
         let silent = value(r#"{"ok": true, "command": "ls", "stdout": "", "stderr": ""}"#);
-        assert_eq!(decode(&silent), Some(vec![]));
+        assert_eq!(decode(silent), Some(vec![]));
     }
 
     #[test]
@@ -288,16 +284,16 @@ mod tests {
             r#"{"ok": true, "file": "a", "lines": 1, "content": "x", "bytes": 1, "created": true}"#,
         );
         assert!(matches!(
-            decode(&read).as_deref(),
+            decode(read).as_deref(),
             Some([Source::Document { .. }])
         ));
         let write = value(r#"{"ok": true, "file": "a", "bytes": 1, "created": false}"#);
-        assert_eq!(decode(&write), Some(vec![]));
+        assert_eq!(decode(write), Some(vec![]));
         let created_is_not_bool = value(r#"{"ok": true, "file": "a", "bytes": 1, "created": 1}"#);
-        assert_eq!(decode(&created_is_not_bool), None);
+        assert_eq!(decode(created_is_not_bool), None);
         let web = value(r#"{"ok": true, "results": [{"title": "t", "url": "u", "snippet": "s"}]}"#);
         assert_eq!(
-            decode(&web),
+            decode(web),
             Some(vec![Source::Ranked {
                 files: vec!["u"],
                 texts: vec!["s"],
@@ -305,10 +301,10 @@ mod tests {
         );
         let page = value(r#"{"ok": true, "url": "u", "title": "t", "chars": 1.5, "content": "c"}"#);
         assert!(matches!(
-            decode(&page).as_deref(),
+            decode(page).as_deref(),
             Some([Source::Document { .. }])
         ));
         let untitled = value(r#"{"ok": true, "url": "u", "chars": 1, "content": "c"}"#);
-        assert_eq!(decode(&untitled), None);
+        assert_eq!(decode(untitled), None);
     }
 }

@@ -1,19 +1,18 @@
 //! `observe` and the searches on traces built by hand (the Python comparison is
 //! tests/engines/test_native_observe.py).
 
-use sonic_rs::{JsonContainerTrait, JsonValueTrait};
-
 use super::{Field, LineNumber, Observations, Sighting, observe};
 use crate::index::Needle;
+use crate::native::json::leaked;
 use crate::native::{Fallback, Frame, Trace, Value};
 
-fn value(json: &str) -> Value {
-    sonic_rs::from_str(json).unwrap_or_else(|error| unreachable!("{error}: {json}"))
+fn value(json: &str) -> Value<'static> {
+    leaked(json, false)
 }
 
 /// A trace of the frames in `frames` (a JSON list of `{type, ...}`, as the native format
 /// writes them; only what observe reads).
-fn trace(frames: &Value) -> Trace<'_> {
+fn trace(frames: Value<'_>) -> Trace<'_> {
     let frames = frames
         .as_array()
         .map(|list| {
@@ -26,8 +25,8 @@ fn trace(frames: &Value) -> Trace<'_> {
                     },
                     "tool_result" => Frame::ToolResult {
                         id: text(frame, "id"),
-                        ok: frame.get("ok").and_then(|v| v.as_bool()).unwrap_or(true),
-                        result: frame.get("result").filter(|v| !v.is_null()),
+                        ok: field(frame, "ok").and_then(|v| v.as_bool()).unwrap_or(true),
+                        result: field(frame, "result").filter(|v| !v.is_null()),
                     },
                     _ => Frame::User {
                         content: text(frame, "content"),
@@ -44,12 +43,16 @@ fn trace(frames: &Value) -> Trace<'_> {
     }
 }
 
-fn text<'v>(frame: &'v Value, key: &str) -> &'v str {
-    frame.get(key).and_then(|v| v.as_str()).unwrap_or("")
+fn field<'v>(frame: Value<'v>, key: &str) -> Option<Value<'v>> {
+    frame.as_object().and_then(|object| object.get(key))
+}
+
+fn text<'v>(frame: Value<'v>, key: &str) -> &'v str {
+    field(frame, key).and_then(|v| v.as_str()).unwrap_or("")
 }
 
 /// A call of `tool` and its result, for each result in turn.
-fn calls(results: &[&str]) -> Value {
+fn calls(results: &[&str]) -> Value<'static> {
     let frames: Vec<String> = results
         .iter()
         .enumerate()
@@ -90,7 +93,7 @@ const WEB: &str = r#"{"ok": true, "results": [{"title": "T", "url": "https://a",
 #[test]
 fn ids_count_positions_across_the_sources_of_a_frame() {
     let frames = calls(&[COMMAND, WEB]);
-    let trace = trace(&frames);
+    let trace = trace(frames);
     let mut observations = observed(&trace);
     // Frame 2: stdout's two lines, then stderr's; frame 4: path, line, path, line.
     assert_eq!(observations.count(), 3 + 4);
@@ -119,7 +122,7 @@ fn ids_count_positions_across_the_sources_of_a_frame() {
 #[test]
 fn the_source_and_name_indexes_are_built_when_first_asked_for() {
     let frames = calls(&[COMMAND]);
-    let trace = trace(&frames);
+    let trace = trace(frames);
     let mut observations = observed(&trace);
     ids(&mut observations, "a", Field::Text);
     assert!(!observations.has_source_index() && !observations.has_name_index());
@@ -135,7 +138,7 @@ fn sightings_carry_the_line_as_written_or_as_counted() {
         {"file": "s.py", "line": 2.5, "text": "x = 2"}]}"#;
     let read = r#"{"ok": true, "file": "r.py", "lines": 3, "content": "a\r\nx = 3\rb\n"}"#;
     let frames = calls(&[search, read, WEB]);
-    let trace = trace(&frames);
+    let trace = trace(frames);
     let mut observations = observed(&trace);
     let sighting = |observation: &str, frame, file: &str, line, text: &str| Sighting {
         observation: observation.to_owned(),
@@ -166,7 +169,7 @@ fn needles_with_a_line_break_are_checked_observation_by_observation() {
     let listing = r#"{"ok": true, "files": ["p\nq", "p q"]}"#;
     let read = r#"{"ok": true, "file": "d\ne", "lines": 2, "content": "x\ny"}"#;
     let frames = calls(&[search, listing, read]);
-    let trace = trace(&frames);
+    let trace = trace(frames);
     let mut observations = observed(&trace);
     assert_eq!(ids(&mut observations, "X\rY", Field::Text), ["f2.1"]);
     // A document's lines hold no break; the index's NUL stands for one but is not one.
@@ -196,7 +199,7 @@ fn needles_with_a_line_break_are_checked_observation_by_observation() {
 fn whole_words_keep_only_the_observations_showing_the_form_as_a_word() {
     let listing = r#"{"ok": true, "files": ["port 80", "ports", "PORT"]}"#;
     let frames = calls(&[listing]);
-    let trace = trace(&frames);
+    let trace = trace(frames);
     let mut observations = observed(&trace);
     let found = observations.find_word_ids(&["Port", "or", " "], Field::Name);
     let expected: Vec<Vec<String>> = vec![
@@ -216,7 +219,7 @@ fn no_observations_find_nothing_for_every_form() {
     let write = r#"{"ok": true, "file": "a", "bytes": 3, "created": true}"#;
     let silent = r#"{"ok": true, "command": "true", "stdout": "", "stderr": ""}"#;
     let frames = calls(&[write, silent, r#"{"ok": true, "matches": []}"#]);
-    let trace = trace(&frames);
+    let trace = trace(frames);
     let mut observations = observed(&trace);
     assert_eq!(observations.count(), 0);
     assert_eq!(
@@ -232,7 +235,7 @@ fn no_observations_find_nothing_for_every_form() {
 #[test]
 fn the_empty_needle_finds_every_observation_of_the_field() {
     let frames = calls(&[COMMAND, WEB]);
-    let trace = trace(&frames);
+    let trace = trace(frames);
     let mut observations = observed(&trace);
     assert_eq!(
         ids(&mut observations, "", Field::Text),
@@ -250,10 +253,10 @@ fn a_failed_result_is_skipped_only_with_its_own_ok_false() {
         ))
     };
     let skipped = failed(r#"{"ok": false, "error": "boom"}"#);
-    assert_eq!(observe(&trace(&skipped)).map(|o| o.count()), Ok(0));
+    assert_eq!(observe(&trace(skipped)).map(|o| o.count()), Ok(0));
     for result in [r#""boom""#, "null", r#"{"error": "boom"}"#, r#"{"ok": 0}"#] {
         let frames = failed(result);
-        assert!(observe(&trace(&frames)).is_err(), "{result}");
+        assert!(observe(&trace(frames)).is_err(), "{result}");
     }
 }
 
@@ -267,7 +270,7 @@ fn what_the_reference_raises_on_is_left_to_it() {
             {"type": "tool_call", "id": "1", "name": "t"}]"#,
     );
     for frames in [orphan, later_call] {
-        assert!(observe(&trace(&frames)).is_err());
+        assert!(observe(&trace(frames)).is_err());
     }
     for result in [
         r#""free text""#,
@@ -276,6 +279,6 @@ fn what_the_reference_raises_on_is_left_to_it() {
         "[1]",
     ] {
         let frames = calls(&[result]);
-        assert!(observe(&trace(&frames)).is_err(), "{result}");
+        assert!(observe(&trace(frames)).is_err(), "{result}");
     }
 }
