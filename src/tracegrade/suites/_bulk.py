@@ -203,12 +203,12 @@ def _regular_file_bytes(name: str) -> bytes | None:
     except OSError:
         return None
     try:
-        # The whole file in one read; a read of one byte more finds its end (or that it
-        # has grown, then read to its new end). A probe of 1 MB, as this was, cost a 1 MB
-        # allocation a file: 40% of reading a folder of small traces.
+        # The whole file in one read of one byte more than its size: a regular file reads
+        # short only at its end, so a short read is the whole file (a file that has grown
+        # since its stat is read on to its new end). A file cut short by some odd file
+        # system is left to the usual reading when its bytes do not parse.
         data = os.read(handle, info.st_size + 1)
-        if data and (more := os.read(handle, 1)):
-            data += more
+        if len(data) > info.st_size:
             while more := os.read(handle, 1 << 20):
                 data += more
     except OSError:
