@@ -33,6 +33,8 @@ mod py_native_observe;
 mod py_native_redact;
 mod py_read;
 mod spare;
+#[cfg(test)]
+mod testing;
 pub mod words;
 
 use pyo3::exceptions::PyValueError;

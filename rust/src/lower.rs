@@ -163,6 +163,7 @@ pub fn lower(text: &str) -> String {
 #[allow(clippy::unwrap_used)] // tests may unwrap (Cargo.toml)
 mod tests {
     use super::lower;
+    use crate::testing::Xorshift;
 
     #[test]
     fn ascii_and_latin() {
@@ -212,14 +213,9 @@ mod tests {
         let pieces = [
             "a", "B", "\u{c9}", "\u{3a3}", "\u{130}", "\u{212a}", "\u{65e5}", " ", "'",
         ];
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut rng = Xorshift::new(0x2545_f491_4f6c_dd1d);
         for _ in 0..3000 {
-            let mut next = || {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                usize::try_from(seed % 1000).unwrap()
-            };
+            let mut next = || rng.below(1000);
             let length = next() % 40;
             let text: String = (0..length)
                 .map(|_| *pieces.get(next() % pieces.len()).unwrap())

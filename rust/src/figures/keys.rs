@@ -46,6 +46,7 @@ pub fn approximate_keys(value: &str) -> Option<Vec<String>> {
 mod tests {
     use super::approximate_keys;
     use crate::chars::decimal_value;
+    use crate::testing::Xorshift;
 
     /// The reference's loop as it reads (the oracle of the test below).
     fn as_written(value: &str) -> Option<Vec<String>> {
@@ -74,15 +75,10 @@ mod tests {
         let pieces = [
             "0", "1", "4", "5", "9", ".", "\u{663}", "\u{669}", "x", "99",
         ];
-        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut rng = Xorshift::new(0x9e37_79b9_7f4a_7c15);
         let (mut some, mut none) = (0, 0);
         for _ in 0..5000 {
-            let mut next = || {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                usize::try_from(seed % 1000).unwrap_or(0)
-            };
+            let mut next = || rng.below(1000);
             let length = next() % 9;
             let value: String = (0..length)
                 .map(|_| pieces.get(next() % pieces.len()).copied().unwrap_or(""))

@@ -52,6 +52,16 @@ impl Match {
         self.spans.first().copied().flatten().map_or(0, |(_, e)| e)
     }
 
+    /// Where `finditer` looks for the next match: at this one's end, one further when it
+    /// is empty.
+    pub fn resume_at(&self) -> usize {
+        if self.end() > self.start() {
+            self.end()
+        } else {
+            self.end() + 1
+        }
+    }
+
     pub fn group(&self, index: Option<usize>) -> Span {
         index.and_then(|i| self.spans.get(i).copied().flatten())
     }
@@ -280,11 +290,7 @@ impl Pattern {
             let Some(hit) = self.search(text, from)? else {
                 break;
             };
-            from = if hit.end() > hit.start() {
-                hit.end()
-            } else {
-                hit.end() + 1
-            };
+            from = hit.resume_at();
             found.push(hit);
         }
         Ok(found)

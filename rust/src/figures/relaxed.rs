@@ -235,11 +235,7 @@ pub fn tried<U: Unit>(
             continue;
         }
         if let Some(hit) = pattern.match_on(text, at, paths)? {
-            from = if hit.end() > hit.start() {
-                hit.end()
-            } else {
-                hit.end() + 1
-            };
+            from = hit.resume_at();
             found.push(hit);
         }
     }

@@ -2,6 +2,7 @@
 
 use super::{Match, Pattern, Span, TooDeep};
 use crate::figures::relaxed::Relaxed;
+use crate::testing::Xorshift;
 
 fn chars(text: &str) -> Vec<char> {
     text.chars().collect()
@@ -83,13 +84,8 @@ fn generated_texts(count: usize) -> Vec<Vec<char>> {
     )
     .split('|')
     .collect();
-    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        usize::try_from(seed % 1_000_000).unwrap()
-    };
+    let mut rng = Xorshift::new(0x9e37_79b9_7f4a_7c15);
+    let mut next = move || rng.below(1_000_000);
     (0..count)
         .map(|_| {
             let length = 1 + next() % 12;
@@ -233,13 +229,8 @@ fn a_relaxed_search_finds_the_first_match_a_search_does() {
         "a",
         "$",
     ];
-    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        usize::try_from(seed % 1_000_000).unwrap()
-    };
+    let mut rng = Xorshift::new(0x2545_f491_4f6c_dd1d);
+    let mut next = move || rng.below(1_000_000);
     let mut found = 0;
     for _ in 0..2000 {
         let text: String = (0..1 + next() % 8)

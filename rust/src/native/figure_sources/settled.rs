@@ -113,6 +113,7 @@ mod tests {
     use crate::lower::lower;
     use crate::native::json::{leaked, leaked_string, result_text};
     use crate::native::{Fallback, Frame, Trace};
+    use crate::testing::Xorshift;
 
     /// The evidence of `answer`'s figures in tool results with these texts (`f0`, `f1`, ...).
     fn evidence(answer: &str, results: &[&str]) -> Result<Vec<Option<String>>, Fallback> {
@@ -265,15 +266,10 @@ mod tests {
             " ",
             "a",
         ];
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut rng = Xorshift::new(0x2545_f491_4f6c_dd1d);
         let (mut long, mut short) = (0, 0);
         for _ in 0..3000 {
-            let mut next = || {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                usize::try_from(seed % 100_000).unwrap()
-            };
+            let mut next = || rng.below(100_000);
             // Mostly run pieces, ended at a rate that makes runs near the bound common.
             let length = next() % 500;
             let rate = [60, 200, 600].get(next() % 3).copied().unwrap();

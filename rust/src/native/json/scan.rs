@@ -108,19 +108,15 @@ pub fn spaces_end_bytewise(bytes: &[u8], from: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::{plain_end, plain_end_bytewise, spaces_end, spaces_end_bytewise};
+    use crate::testing::Xorshift;
 
     #[test]
     #[allow(clippy::indexing_slicing)] // tests may index (Cargo.toml)
     fn the_runs_end_where_a_byte_at_a_time_says() {
         // Runs of every length to past two 64-byte blocks, ended by each kind of byte, read
         // from several starts (each place in the first chunk, the blocks' edges).
-        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut random = move |below: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            usize::try_from(seed % below).unwrap_or(0)
-        };
+        let mut rng = Xorshift::new(0x9e37_79b9_7f4a_7c15);
+        let mut random = move |below: usize| rng.below(below);
         let plain = [b'a', b' ', 0x20, 0x7f, 0x80, 0xff, b'/'];
         let ending = [b'"', b'\\', 0x00, 0x1f, b'\n', b'\t', b'a', b' '];
         for length in 0..200 {
