@@ -45,6 +45,8 @@ NOT_FOR_A_TSV_SUITE = (
     "tracegrade.cli._serve",
     "tracegrade.cli._show",
     "tracegrade.claims._scan",
+    "tracegrade.suites._bulk",
+    "tracegrade.suites._discover",
     "tracegrade.traces._openai",
     "tracegrade.observations._views",
 )

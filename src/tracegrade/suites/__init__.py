@@ -2,10 +2,15 @@
 
 With no question file, :func:`find_trace_files` and :func:`grade_runs` grade every
 run of many trace files by the claims of its answer (``tracegrade grade DIR``).
+
+Those two and their types are imported on first use: a suite's grade (``tracegrade grade
+SUITE``) must not pay at start-up for the classes of the bulk grading path.
 """
 
-from tracegrade.suites._bulk import GradedRun, grade_file_runs, grade_runs
-from tracegrade.suites._discover import TRACE_SUFFIXES, FoundTraces, find_trace_files
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from tracegrade.suites._load import (
     LoadedSuite,
     grade_trace_file,
@@ -16,6 +21,10 @@ from tracegrade.suites._load import (
     run_suite,
 )
 from tracegrade.suites._model import Case, CaseResult, Suite, SuiteSettings
+
+if TYPE_CHECKING:
+    from tracegrade.suites._bulk import GradedRun, grade_file_runs, grade_runs
+    from tracegrade.suites._discover import TRACE_SUFFIXES, FoundTraces, find_trace_files
 
 __all__ = [
     "TRACE_SUFFIXES",
@@ -36,3 +45,28 @@ __all__ = [
     "load_suite",
     "run_suite",
 ]
+
+_HOMES = {
+    "GradedRun": "tracegrade.suites._bulk",
+    "grade_file_runs": "tracegrade.suites._bulk",
+    "grade_runs": "tracegrade.suites._bulk",
+    "TRACE_SUFFIXES": "tracegrade.suites._discover",
+    "FoundTraces": "tracegrade.suites._discover",
+    "find_trace_files": "tracegrade.suites._discover",
+}
+
+
+def __getattr__(name: str) -> Any:  # noqa: ANN401 - whichever public name is asked for
+    home = _HOMES.get(name)
+    if home is None:
+        msg = f"module 'tracegrade.suites' has no attribute {name!r}"
+        raise AttributeError(msg)
+    import importlib  # noqa: PLC0415 - see the module docstring
+
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
