@@ -9,8 +9,9 @@ SUITE``) must not pay at start-up for the classes of the bulk grading path.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from tracegrade import _lazy
 from tracegrade.suites._load import (
     LoadedSuite,
     grade_trace_file,
@@ -56,17 +57,4 @@ _HOMES = {
 }
 
 
-def __getattr__(name: str) -> Any:  # noqa: ANN401 - whichever public name is asked for
-    home = _HOMES.get(name)
-    if home is None:
-        msg = f"module 'tracegrade.suites' has no attribute {name!r}"
-        raise AttributeError(msg)
-    import importlib  # noqa: PLC0415 - see the module docstring
-
-    value = getattr(importlib.import_module(home), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
+__getattr__, __dir__ = _lazy.lazy_names(__name__, _HOMES, globals())

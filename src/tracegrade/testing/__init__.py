@@ -13,7 +13,9 @@ starts, and a session that never grades must not pay for the grader's imports.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from tracegrade import _lazy
 
 if TYPE_CHECKING:
     from tracegrade.testing._assertions import (
@@ -41,17 +43,4 @@ _HOMES = {
 }
 
 
-def __getattr__(name: str) -> Any:  # noqa: ANN401 - whichever public name is asked for
-    home = _HOMES.get(name)
-    if home is None:
-        msg = f"module 'tracegrade.testing' has no attribute {name!r}"
-        raise AttributeError(msg)
-    import importlib  # noqa: PLC0415 - see the module docstring
-
-    value = getattr(importlib.import_module(home), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
+__getattr__, __dir__ = _lazy.lazy_names(__name__, _HOMES, globals())
