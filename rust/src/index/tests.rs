@@ -178,15 +178,22 @@ fn entries_written_one_by_one_keep_their_line_breaks_inside() {
     joined.segment(3);
     joined.entry("");
     joined.text("Delta\n\u{e9}psilon");
+    // Entries last: lower-cased, and looked at for non-ASCII, when the index is made.
+    joined.segment(2);
+    joined.entry("\u{212a}M");
+    joined.entry("\u{c9}T\u{c9}\nZ");
     let mut idx = joined.index();
-    assert_eq!(idx.total(), 5);
+    assert_eq!(idx.total(), 7);
+    assert_eq!(idx.search("km"), Some(vec![(3, 0)]));
+    assert_eq!(idx.search("\u{e9}t\u{e9}"), Some(vec![(3, 1)]));
+    assert_eq!(idx.search("z"), Some(vec![(3, 1)]));
     assert_eq!(idx.search("beta"), Some(vec![(0, 0)]));
     assert_eq!(idx.search("GAMMA"), Some(vec![(0, 1)]));
     assert_eq!(idx.search("delta"), Some(vec![(2, 1)]));
     assert_eq!(idx.search("\u{c9}PSILON"), Some(vec![(2, 2)]));
     assert_eq!(
         idx.search(""),
-        Some(vec![(0, 0), (0, 1), (2, 0), (2, 1), (2, 2)])
+        Some(vec![(0, 0), (0, 1), (2, 0), (2, 1), (2, 2), (3, 0), (3, 1)])
     );
 }
 
