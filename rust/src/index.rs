@@ -10,8 +10,6 @@
 
 mod joined;
 
-use std::collections::HashMap;
-
 use memchr::{memchr, memchr_iter, memmem};
 
 pub use self::joined::Joined;
@@ -19,6 +17,8 @@ use crate::lower::{lower, lower_into};
 use crate::words::{Word, found_in_ascii};
 
 const SEPARATOR: u8 = b'\n';
+/// How many needles' hits an index keeps.
+const CACHED: usize = 16;
 
 /// A `(segment, entry within the segment)` hit.
 pub type Hit = (usize, usize);
@@ -41,7 +41,9 @@ pub struct TextIndex {
     /// neighbours' tests, cased, case-ignorable, alphanumeric, do not tell the two apart).
     ascii_lowered: Vec<u8>,
     full_lowered: Option<String>,
-    cache: HashMap<String, Vec<Hit>>,
+    /// The hits of the first needles searched (a grade searches a few, some twice), looked
+    /// up in turn: hashing each needle cost more.
+    cache: Vec<(String, Vec<Hit>)>,
     /// Where each entry starts in `ascii_lowered` (built for the first whole-word search).
     entry_starts: Option<Vec<usize>>,
 }
@@ -99,7 +101,7 @@ impl TextIndex {
             ascii_safe,
             ascii_lowered,
             full_lowered: None,
-            cache: HashMap::new(),
+            cache: Vec::new(),
             entry_starts: None,
         }
     }
@@ -124,7 +126,7 @@ impl TextIndex {
     /// [`search`](Self::search) of a needle already lower-cased and searchable, with its
     /// finder.
     fn search_lowered(&mut self, lowered: &str, finder: &memmem::Finder<'_>) -> Vec<Hit> {
-        if let Some(hits) = self.cache.get(lowered) {
+        if let Some((_, hits)) = self.cache.iter().find(|(cached, _)| cached == lowered) {
             return hits.clone();
         }
         let found: Vec<usize> = if self.total == 0 {
@@ -137,7 +139,9 @@ impl TextIndex {
             hits(self.full_lowered(), finder)
         };
         let located = self.locate(&found);
-        self.cache.insert(lowered.to_owned(), located.clone());
+        if self.cache.len() < CACHED {
+            self.cache.push((lowered.to_owned(), located.clone()));
+        }
         located
     }
 

@@ -215,3 +215,18 @@ fn non_ascii_entries_are_searched_in_their_ascii_lower_case_alone() {
     assert_eq!(dotted.search("i\u{307}x port"), Some(vec![(0, 0)]));
     assert_eq!(dotted.find_word("port"), Some(vec![(0, 0)]));
 }
+
+#[test]
+fn needles_searched_again_find_what_they_found_first() {
+    // The first ones are kept, the later ones searched again: all answer alike.
+    let mut idx = index(&["a0 a1 a2\nb0 b1\nc0", "a1 c1 c2"], &[3, 1]);
+    let needles: Vec<String> = (0..40)
+        .map(|n| format!("{}{}", char::from(b'a' + (n % 3) as u8), n % 4))
+        .collect();
+    let first: Vec<_> = needles.iter().map(|needle| idx.search(needle)).collect();
+    for (needle, found) in needles.iter().zip(&first).rev() {
+        let mut fresh = index(&["a0 a1 a2\nb0 b1\nc0", "a1 c1 c2"], &[3, 1]);
+        assert_eq!(&idx.search(needle), found, "{needle}");
+        assert_eq!(&fresh.search(needle), found, "{needle}");
+    }
+}
