@@ -5,17 +5,20 @@
 //! hit is mapped back to its entry by counting separators. ASCII needles search the text
 //! lower-cased ASCII-only when the text holds neither U+0130 nor U+212A (the only non-ASCII
 //! characters whose lower case holds ASCII), which skips Unicode lower-casing altogether.
-//! The ASCII lower case is built with the index; the text as given is kept too only when some
-//! entry is not ASCII (ASCII text needs nothing else).
+//! The ASCII lower case is the index's only copy of the text (index/joined.rs writes it); the
+//! full lower case is made from it when a search needs it.
 
-use std::collections::HashMap;
+mod joined;
 
 use memchr::{memchr, memchr_iter, memmem};
 
-use crate::lower::{lower, lower_into, lowers_into_ascii};
+pub use self::joined::Joined;
+use crate::lower::{lower, lower_into};
 use crate::words::{Word, found_in_ascii};
 
 const SEPARATOR: u8 = b'\n';
+/// How many needles' hits an index keeps.
+const CACHED: usize = 16;
 
 /// A `(segment, entry within the segment)` hit.
 pub type Hit = (usize, usize);
@@ -28,17 +31,20 @@ pub struct LengthMismatch {
 }
 
 pub struct TextIndex {
-    /// The joined entries as given; `None` when all are ASCII (`ascii_lowered` is then all
-    /// any search reads).
-    raw: Option<String>,
+    /// Whether every entry is ASCII (`ascii_lowered` is then `str.lower`'s lower case).
+    ascii: bool,
     starts: Vec<usize>,
     total: usize,
     ascii_safe: bool,
-    /// The joined entries lower-cased ASCII-only (`bytes.lower`).
+    /// The joined entries lower-cased ASCII-only (`bytes.lower`). Nothing needs them as given:
+    /// `re.IGNORECASE` and `str.lower` read an ASCII capital as its lower case (and their
+    /// neighbours' tests, cased, case-ignorable, alphanumeric, do not tell the two apart).
     ascii_lowered: Vec<u8>,
     full_lowered: Option<String>,
-    cache: HashMap<String, Vec<Hit>>,
-    /// Where each entry starts in `raw` (built for the first whole-word search).
+    /// The hits of the first needles searched (a grade searches a few, some twice), looked
+    /// up in turn: hashing each needle cost more.
+    cache: Vec<(String, Vec<Hit>)>,
+    /// Where each entry starts in `ascii_lowered` (built for the first whole-word search).
     entry_starts: Option<Vec<usize>>,
 }
 
@@ -62,46 +68,42 @@ impl TextIndex {
                 message: format!("zip() argument 2 is {relation} than argument 1"),
             });
         }
-        let kept: Vec<&str> = pieces
+        let kept: Vec<Option<&str>> = pieces
             .zip(counts)
-            .filter(|&(_, &count)| count > 0)
-            .map(|(piece, _)| piece)
+            .map(|(piece, &count)| (count > 0).then_some(piece))
             .collect();
         // The exact size: the joined text is built without growing (it can be large).
-        let size = kept.iter().map(|piece| piece.len()).sum::<usize>() + kept.len();
-        // The ASCII lower case is what nearly every search reads: built now, in place of
-        // the joined text when that is ASCII (nothing then needs the text as given).
-        let joined = join(&kept, size);
-        let all_ascii = joined.is_ascii();
-        let (raw, lowered) = if all_ascii {
-            let mut lowered = joined.into_bytes();
-            lowered.make_ascii_lowercase();
-            (None, lowered)
-        } else {
-            let mut lowered = crate::spare::buffer(joined.len());
-            lowered.extend_from_slice(joined.as_bytes());
-            lowered.make_ascii_lowercase();
-            (Some(joined), lowered)
-        };
-        // No needle holds a line break, so the text holds one of these where a piece does;
-        // ASCII pieces hold neither.
-        let ascii_safe = all_ascii || !kept.iter().any(|piece| lowers_into_ascii(piece));
-        let mut starts = Vec::with_capacity(counts.len());
-        let mut total = 0usize;
-        for &count in counts {
-            starts.push(total);
-            total = total.saturating_add(count);
+        let size = kept.iter().flatten().map(|piece| piece.len() + 1).sum();
+        let mut joined = Joined::with_capacity(size);
+        for (piece, &count) in kept.iter().zip(counts) {
+            joined.segment(count);
+            if let Some(piece) = piece {
+                joined.text(piece);
+            }
         }
-        Ok(Self {
-            raw,
+        Ok(joined.index())
+    }
+
+    /// The index of `ascii_lowered` ([`Joined`] writes it).
+    fn of(
+        ascii_lowered: Vec<u8>,
+        starts: Vec<usize>,
+        total: usize,
+        ascii: bool,
+        ascii_safe: bool,
+    ) -> Self {
+        Self {
+            ascii,
             starts,
             total,
+            // No needle holds a line break, so the text holds U+0130 or U+212A where an
+            // entry does; ASCII entries hold neither.
             ascii_safe,
-            ascii_lowered: lowered,
+            ascii_lowered,
             full_lowered: None,
-            cache: HashMap::new(),
+            cache: Vec::new(),
             entry_starts: None,
-        })
+        }
     }
 
     /// How many entries the index holds.
@@ -124,7 +126,7 @@ impl TextIndex {
     /// [`search`](Self::search) of a needle already lower-cased and searchable, with its
     /// finder.
     fn search_lowered(&mut self, lowered: &str, finder: &memmem::Finder<'_>) -> Vec<Hit> {
-        if let Some(hits) = self.cache.get(lowered) {
+        if let Some((_, hits)) = self.cache.iter().find(|(cached, _)| cached == lowered) {
             return hits.clone();
         }
         let found: Vec<usize> = if self.total == 0 {
@@ -137,7 +139,9 @@ impl TextIndex {
             hits(self.full_lowered(), finder)
         };
         let located = self.locate(&found);
-        self.cache.insert(lowered.to_owned(), located.clone());
+        if self.cache.len() < CACHED {
+            self.cache.push((lowered.to_owned(), located.clone()));
+        }
         located
     }
 
@@ -165,14 +169,11 @@ impl TextIndex {
         if word.edgeless() || hits.is_empty() {
             return Some(hits);
         }
-        let raw = self.raw.as_deref();
-        // ASCII entries are searched there, byte for byte as in `raw` (of the same length).
         let folded = self.ascii_lowered.as_slice();
         let len = folded.len();
-        // The line breaks are where they are in every form of the text.
         let entry_starts = self
             .entry_starts
-            .get_or_insert_with(|| entry_starts(raw.map_or(folded, str::as_bytes)));
+            .get_or_insert_with(|| entry_starts(folded));
         let starts = &self.starts;
         let span = |&(segment, index): &Hit| {
             let number = starts.get(segment).copied().unwrap_or(0) + index;
@@ -184,27 +185,30 @@ impl TextIndex {
         };
         let mut kept = hits;
         kept.retain(|hit| {
-            let range = span(hit);
-            match raw.and_then(|raw| raw.get(range.clone())) {
-                Some(text) if !text.is_ascii() => word.found_in(text),
+            let entry = folded.get(span(hit)).unwrap_or_default();
+            if entry.is_ascii() {
                 // Only an ASCII lower case can occur in ASCII text (and `search` saw it).
-                _ => {
-                    lowered.is_ascii()
-                        && found_in_ascii(word, folded.get(range).unwrap_or_default(), finder)
-                }
+                lowered.is_ascii() && found_in_ascii(word, entry, finder)
+            } else {
+                // Whole UTF-8 characters: the entry lies between two separators.
+                std::str::from_utf8(entry).is_ok_and(|text| word.found_in(text))
             }
         });
         Some(kept)
     }
 
     fn full_lowered(&mut self) -> &[u8] {
-        let Some(raw) = &self.raw else {
-            return &self.ascii_lowered; // all ASCII: `str.lower` is the ASCII lower case
-        };
+        if self.ascii {
+            return &self.ascii_lowered; // `str.lower` is the ASCII lower case
+        }
+        let folded = &self.ascii_lowered;
         self.full_lowered
             .get_or_insert_with(|| {
-                let mut out = crate::spare::string(raw.len());
-                lower_into(raw, &mut out);
+                let mut out = crate::spare::string(folded.len());
+                // Never invalid: ASCII-lower-casing UTF-8 keeps it UTF-8.
+                if let Ok(text) = simdutf8::basic::from_utf8(folded) {
+                    lower_into(text, &mut out);
+                }
                 out
             })
             .as_bytes()
@@ -230,9 +234,6 @@ impl TextIndex {
 impl Drop for TextIndex {
     /// The big buffers go to the next index built on this thread (see crate::spare).
     fn drop(&mut self) {
-        if let Some(raw) = self.raw.take() {
-            crate::spare::recycle(raw.into_bytes());
-        }
         crate::spare::recycle(std::mem::take(&mut self.ascii_lowered));
         if let Some(lowered) = self.full_lowered.take() {
             crate::spare::recycle(lowered.into_bytes());
@@ -240,22 +241,10 @@ impl Drop for TextIndex {
     }
 }
 
-/// `pieces` joined with newlines.
-fn join(pieces: &[&str], size: usize) -> String {
-    let mut raw = crate::spare::string(size);
-    for (number, piece) in pieces.iter().enumerate() {
-        if number > 0 {
-            raw.push(char::from(SEPARATOR));
-        }
-        raw.push_str(piece);
-    }
-    raw
-}
-
-/// Where each `\n`-delimited entry of `raw` starts.
-fn entry_starts(raw: &[u8]) -> Vec<usize> {
+/// Where each `\n`-delimited entry of `text` starts.
+fn entry_starts(text: &[u8]) -> Vec<usize> {
     let mut starts = vec![0];
-    starts.extend(memchr_iter(SEPARATOR, raw).map(|at| at + 1));
+    starts.extend(memchr_iter(SEPARATOR, text).map(|at| at + 1));
     starts
 }
 

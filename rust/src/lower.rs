@@ -78,10 +78,9 @@ pub fn is_own_lower(c: char) -> bool {
 /// Whether `text` holds a non-ASCII character whose lower case holds ASCII (U+0130 and
 /// U+212A are the only ones). When not, the ASCII of `lower(text)` is that of `text`
 /// ASCII-lower-cased, in the same runs: every other character lowers to non-ASCII only.
-pub fn lowers_into_ascii(text: &str) -> bool {
+pub fn lowers_into_ascii(bytes: &[u8]) -> bool {
     // Their UTF-8 starts 0xC4 and 0xE2: a byte search finds where either may be.
-    let bytes = text.as_bytes();
-    !text.is_ascii()
+    !bytes.is_ascii()
         && memchr::memchr2_iter(0xc4, 0xe2, bytes).any(|at| {
             let rest = bytes.get(at..).unwrap_or_default();
             rest.starts_with("\u{130}".as_bytes()) || rest.starts_with("\u{212a}".as_bytes())
@@ -272,13 +271,21 @@ mod tests {
             .filter(|&c| lower(&c.to_string()).chars().any(|low| low.is_ascii()))
             .collect();
         assert_eq!(into_ascii, ['\u{130}', '\u{212a}']);
-        assert!(super::lowers_into_ascii("a\u{212a}") && super::lowers_into_ascii("\u{130}"));
+        assert!(
+            super::lowers_into_ascii("a\u{212a}".as_bytes())
+                && super::lowers_into_ascii("\u{130}".as_bytes())
+        );
         // Their neighbours in UTF-8 (the same first byte) do not.
-        assert!(!super::lowers_into_ascii("\u{131}\u{2019}\u{212b} \u{100}"));
-        assert!(super::lowers_into_ascii(
-            "\u{131}\u{2019}\u{212b} x\u{212a}"
+        assert!(!super::lowers_into_ascii(
+            "\u{131}\u{2019}\u{212b} \u{100}".as_bytes()
         ));
-        assert!(!super::lowers_into_ascii("ÀÉÎ K") && !super::lowers_into_ascii("KEY"));
+        assert!(super::lowers_into_ascii(
+            "\u{131}\u{2019}\u{212b} x\u{212a}".as_bytes()
+        ));
+        assert!(
+            !super::lowers_into_ascii("ÀÉÎ K".as_bytes())
+                && !super::lowers_into_ascii("KEY".as_bytes())
+        );
     }
 
     #[test]

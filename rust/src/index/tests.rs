@@ -1,4 +1,4 @@
-use super::TextIndex;
+use super::{Joined, TextIndex};
 
 fn index(pieces: &[&str], counts: &[usize]) -> TextIndex {
     match TextIndex::new(pieces.iter().copied(), counts) {
@@ -164,4 +164,69 @@ fn a_dotted_capital_i_in_any_piece_sends_ascii_needles_to_the_full_lower_case() 
     assert_eq!(idx.find_word("KM"), Some(vec![(2, 1)]));
     let mut without = index(&["plain", "caf\u{e9}"], &[1, 1]);
     assert_eq!(without.search("i"), Some(vec![(0, 0)]));
+}
+
+#[test]
+fn entries_written_one_by_one_keep_their_line_breaks_inside() {
+    // A segment of two entries, one holding CR and LF (written as NUL), an empty segment,
+    // an empty first entry of the next: entry numbers count entries, not lines.
+    let mut joined = Joined::with_capacity(0);
+    joined.segment(2);
+    joined.entry("Alpha\r\nBeta");
+    joined.entry("gamma");
+    joined.segment(0);
+    joined.segment(3);
+    joined.entry("");
+    joined.text("Delta\n\u{e9}psilon");
+    // Entries last: lower-cased, and looked at for non-ASCII, when the index is made.
+    joined.segment(2);
+    joined.entry("\u{212a}M");
+    joined.entry("\u{c9}T\u{c9}\nZ");
+    let mut idx = joined.index();
+    assert_eq!(idx.total(), 7);
+    assert_eq!(idx.search("km"), Some(vec![(3, 0)]));
+    assert_eq!(idx.search("\u{e9}t\u{e9}"), Some(vec![(3, 1)]));
+    assert_eq!(idx.search("z"), Some(vec![(3, 1)]));
+    assert_eq!(idx.search("beta"), Some(vec![(0, 0)]));
+    assert_eq!(idx.search("GAMMA"), Some(vec![(0, 1)]));
+    assert_eq!(idx.search("delta"), Some(vec![(2, 1)]));
+    assert_eq!(idx.search("\u{c9}PSILON"), Some(vec![(2, 2)]));
+    assert_eq!(
+        idx.search(""),
+        Some(vec![(0, 0), (0, 1), (2, 0), (2, 1), (2, 2), (3, 0), (3, 1)])
+    );
+}
+
+#[test]
+fn non_ascii_entries_are_searched_in_their_ascii_lower_case_alone() {
+    // Only the ASCII lower case is kept: the full lower case (a non-ASCII needle) and the
+    // whole-word test of a non-ASCII entry are made from it.
+    let mut idx = index(&["\u{c9}T\u{c9} PORT\nXS AΣ", "Port"], &[2, 1]);
+    assert_eq!(idx.search("\u{e9}t\u{e9} port"), Some(vec![(0, 0)]));
+    assert_eq!(idx.search("PORT"), Some(vec![(0, 0), (1, 0)]));
+    assert_eq!(idx.find_word("port"), Some(vec![(0, 0), (1, 0)]));
+    assert_eq!(idx.find_word("\u{c9}t\u{e9}"), Some(vec![(0, 0)]));
+    assert_eq!(idx.find_word("\u{e9}T"), Some(vec![]));
+    // The final sigma: after a cased letter, whatever its case.
+    assert_eq!(idx.search("a\u{3c2}"), Some(vec![(0, 1)]));
+    assert_eq!(idx.search("a\u{3c3}"), Some(vec![]));
+    // U+0130 in one entry: ASCII needles go to the full lower case, capitals lower-cased.
+    let mut dotted = index(&["\u{130}X PORT", "PORTS"], &[1, 1]);
+    assert_eq!(dotted.search("i\u{307}x port"), Some(vec![(0, 0)]));
+    assert_eq!(dotted.find_word("port"), Some(vec![(0, 0)]));
+}
+
+#[test]
+fn needles_searched_again_find_what_they_found_first() {
+    // The first ones are kept, the later ones searched again: all answer alike.
+    let mut idx = index(&["a0 a1 a2\nb0 b1\nc0", "a1 c1 c2"], &[3, 1]);
+    let needles: Vec<String> = (0..40)
+        .map(|n| format!("{}{}", char::from(b'a' + (n % 3) as u8), n % 4))
+        .collect();
+    let first: Vec<_> = needles.iter().map(|needle| idx.search(needle)).collect();
+    for (needle, found) in needles.iter().zip(&first).rev() {
+        let mut fresh = index(&["a0 a1 a2\nb0 b1\nc0", "a1 c1 c2"], &[3, 1]);
+        assert_eq!(&idx.search(needle), found, "{needle}");
+        assert_eq!(&fresh.search(needle), found, "{needle}");
+    }
 }

@@ -107,18 +107,18 @@ impl<'v> Observations<'v> {
 /// `observe(trace, strict=True)` with the built-in decoders only.
 pub fn observe<'v>(trace: &Trace<'v>) -> Result<Observations<'v>, Fallback> {
     // Only whether a call came first matters: the built-in decoders apply to every tool.
-    let mut calls: HashSet<&str> = HashSet::new();
+    let mut calls = Calls::default();
     let mut segments = Vec::new();
     for (index, frame) in trace.frames.iter().enumerate() {
         let (id, ok, result) = match frame {
             Frame::ToolCall { id, .. } => {
-                calls.insert(id);
+                calls.ids.push(id);
                 continue;
             }
             Frame::ToolResult { id, ok, result } => (id, *ok, *result),
             _ => continue,
         };
-        if !calls.contains(id) {
+        if !calls.made(id) {
             return Err(Fallback("orphan tool result (the reference raises)"));
         }
         if !ok {
@@ -149,6 +149,29 @@ pub fn observe<'v>(trace: &Trace<'v>) -> Result<Observations<'v>, Fallback> {
         }
     }
     Observations::new(segments)
+}
+
+/// The ids of the calls made so far. A result nearly always answers the call just before
+/// it: the ids are hashed only when one does not.
+#[derive(Default)]
+struct Calls<'v> {
+    ids: Vec<&'v str>,
+    /// The first `hashed` ids.
+    set: HashSet<&'v str>,
+    hashed: usize,
+}
+
+impl Calls<'_> {
+    /// Whether a call of `id` was made.
+    fn made(&mut self, id: &str) -> bool {
+        if self.ids.last() == Some(&id) {
+            return true;
+        }
+        let unhashed = self.ids.get(self.hashed..).unwrap_or_default();
+        self.set.extend(unhashed);
+        self.hashed = self.ids.len();
+        self.set.contains(id)
+    }
 }
 
 #[cfg(test)]

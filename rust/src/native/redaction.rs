@@ -80,7 +80,7 @@ pub fn first_changing<'r>(rules: &'r Rules, texts: &[&str]) -> Option<&'r str> {
     for text in texts {
         let start = lowered.len();
         let ascii = text.is_ascii();
-        let in_full = !ascii && (!rules.ascii_triggers() || lowers_into_ascii(text));
+        let in_full = !ascii && (!rules.ascii_triggers() || lowers_into_ascii(text.as_bytes()));
         if in_full {
             full.clear();
             lower_into(text, &mut full);

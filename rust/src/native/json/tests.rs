@@ -354,3 +354,17 @@ fn values_written_alike_are_written_the_same() {
         Some(parse(b"null").unwrap().root())
     ));
 }
+
+#[test]
+fn the_unescaped_buffer_is_sized_once_at_the_first_escape() {
+    // Each growth of the buffer copied all of it: it is reserved once, for the rest of the
+    // text, and every later string fits.
+    let json = r#"{"a": "plain", "b": "x\ny", "c": "\u00e9\t\"long enough to grow a small buffer\"", "d": "\\"}"#;
+    let document = parse(json.as_bytes()).unwrap();
+    let first = json.find(r"x\n").unwrap();
+    assert_eq!(document.unescaped.capacity(), json.len() - first);
+    assert_eq!(
+        text(json),
+        r#"{"a":"plain","b":"x\ny","c":"é\t\"long enough to grow a small buffer\"","d":"\\"}"#
+    );
+}

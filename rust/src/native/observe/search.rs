@@ -3,13 +3,11 @@
 //! `tracegrade/observations/_index.py`). A needle holding a line break or NUL is checked
 //! observation by observation, as the reference's `_exact` does.
 
-use std::borrow::Cow;
-
-use memchr::{memchr, memchr_iter, memchr2, memchr2_iter};
+use memchr::{memchr, memchr_iter, memchr2_iter};
 
 use super::decode::Source;
 use super::{Field, LineNumber, Observations, Place, Segment, Sighting};
-use crate::index::{Forms, Needle, TextIndex};
+use crate::index::{Forms, Joined, Needle, TextIndex};
 use crate::lower::lower;
 use crate::native::Fallback;
 use crate::words::Word;
@@ -34,71 +32,54 @@ fn line_count(text: &str) -> usize {
     }
 }
 
-/// Whether `text` holds a line break (CR or LF).
-fn has_break(text: &str) -> bool {
-    memchr2(b'\r', b'\n', text.as_bytes()).is_some()
-}
-
-/// The index of one field over every segment.
-pub(super) fn index(segments: &[Segment<'_>], field: Field) -> Result<TextIndex, Fallback> {
-    let (pieces, counts): (Vec<Cow<'_, str>>, Vec<usize>) = segments
+/// The index of one field over every segment (`_entries`): `text`, each line observation's
+/// text; `source`, each line observation's source name (a document's name once); `name`,
+/// each path observation's name. A document's lines are its observations; an entry's line
+/// break is written as NUL (`entry_text`).
+pub(super) fn index(segments: &[Segment<'_>], field: Field) -> TextIndex {
+    let entries = |texts: &[&str]| texts.iter().map(|text| text.len() + 1).sum::<usize>();
+    let size = segments
         .iter()
-        .map(|segment| entries(segment, field))
-        .unzip();
-    TextIndex::new(pieces.iter().map(AsRef::as_ref), &counts)
-        .map_err(|_| Fallback("the index's pieces and counts differ (a bug: report it)"))
-}
-
-/// What a source puts in the index of one field: its joined entries and their number
-/// (`_entries`): `text`, each line observation's text; `source`, each line observation's
-/// source name (a document's name once); `name`, each path observation's name.
-fn entries<'s>(segment: &'s Segment<'_>, field: Field) -> (Cow<'s, str>, usize) {
-    match (&segment.source, field) {
-        (Source::Document { text, .. }, Field::Text) => {
-            let joined = if memchr(b'\r', text.as_bytes()).is_some() {
-                Cow::Owned(text.replace("\r\n", "\n").replace('\r', "\n"))
-            } else {
-                Cow::Borrowed(*text)
-            };
-            // A document's observations are its lines, counted when it was placed.
-            (joined, segment.count)
-        }
-        (Source::Lines { texts, .. } | Source::Ranked { texts, .. }, Field::Text) => {
-            (entry_text(texts), texts.len())
-        }
-        (Source::Document { file, .. }, Field::Source) => (entry_text(&[file.as_ref()]), 1),
-        (Source::Lines { files, .. } | Source::Ranked { files, .. }, Field::Source)
-        | (Source::Names(files) | Source::Ranked { files, .. }, Field::Name) => {
-            (entry_text(files), files.len())
-        }
-        _ => (Cow::Borrowed(""), 0),
-    }
-}
-
-/// The entries joined with newlines, a line break inside an entry written as NUL
-/// (`entry_text`).
-fn entry_text<'a>(entries: &[&'a str]) -> Cow<'a, str> {
-    if let [only] = entries
-        && !has_break(only)
-    {
-        return Cow::Borrowed(only);
-    }
-    let size = entries.iter().map(|entry| entry.len() + 1).sum();
-    let mut joined = String::with_capacity(size);
-    for (number, entry) in entries.iter().enumerate() {
-        if number > 0 {
-            joined.push('\n');
-        }
-        if has_break(entry) {
-            joined.extend(entry.chars().map(|c| match c {
-                '\r' | '\n' => '\0',
-                other => other,
-            }));
-        } else {
-            joined.push_str(entry);
+        .map(|segment| match (&segment.source, field) {
+            (Source::Document { text, .. }, Field::Text) => text.len() + 1,
+            (Source::Document { file, .. }, Field::Source) => file.len() + 1,
+            (Source::Lines { texts, .. } | Source::Ranked { texts, .. }, Field::Text) => {
+                entries(texts)
+            }
+            (Source::Lines { files, .. } | Source::Ranked { files, .. }, Field::Source)
+            | (Source::Names(files) | Source::Ranked { files, .. }, Field::Name) => entries(files),
+            _ => 0,
+        })
+        .sum();
+    let mut joined = Joined::with_capacity(size);
+    for segment in segments {
+        match (&segment.source, field) {
+            (Source::Document { text, .. }, Field::Text) => {
+                // Counted when the document was placed.
+                joined.segment(segment.count);
+                if memchr(b'\r', text.as_bytes()).is_some() {
+                    joined.text(&text.replace("\r\n", "\n").replace('\r', "\n"));
+                } else {
+                    joined.text(text);
+                }
+            }
+            (Source::Document { file, .. }, Field::Source) => {
+                joined.segment(1);
+                joined.entry(file);
+            }
+            (Source::Lines { texts, .. } | Source::Ranked { texts, .. }, Field::Text) => {
+                joined.segment(texts.len());
+                texts.iter().for_each(|text| joined.entry(text));
+            }
+            (Source::Lines { files, .. } | Source::Ranked { files, .. }, Field::Source)
+            | (Source::Names(files) | Source::Ranked { files, .. }, Field::Name) => {
+                joined.segment(files.len());
+                files.iter().for_each(|file| joined.entry(file));
+            }
+            _ => joined.segment(0),
         }
     }
-    Cow::Owned(joined)
+    joined.index()
 }
 
 /// Where each line break (CRLF, CR or LF) of `text` starts, and its width.
@@ -235,7 +216,7 @@ impl<'v> Observations<'v> {
             Field::Name => &mut self.name,
         };
         if slot.is_none() {
-            *slot = Some(index(&self.segments, field)?);
+            *slot = Some(index(&self.segments, field));
         }
         slot.as_mut().ok_or(LOST)
     }

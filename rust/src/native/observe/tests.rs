@@ -269,6 +269,52 @@ fn what_the_reference_raises_on_is_left_to_it() {
         r#"[{"type": "tool_result", "id": "1", "ok": true, "result": {"ok": true, "files": []}},
             {"type": "tool_call", "id": "1", "name": "t"}]"#,
     );
+    // The result before the last call's is looked up among all earlier calls, also after
+    // the ids were first hashed.
+    let answered = |results: &str| {
+        value(&format!(
+            r#"[{{"type": "tool_call", "id": "a", "name": "t"}},
+                {{"type": "tool_call", "id": "b", "name": "t"}}, {results}]"#
+        ))
+    };
+    let result = |id: &str| {
+        format!(
+            r#"{{"type": "tool_result", "id": "{id}", "ok": true, "result": {{"ok": true, "files": []}}}}"#
+        )
+    };
+    let both = answered(&format!(
+        "{}, {}, {}",
+        result("a"),
+        result("b"),
+        result("a")
+    ));
+    assert_eq!(
+        observe(&trace(both)).map(|found| found.count()).ok(),
+        Some(0)
+    );
+    let called_after = answered(&format!(
+        r#"{}, {{"type": "tool_call", "id": "c", "name": "t"}}, {}"#,
+        result("b"),
+        result("a")
+    ));
+    assert!(observe(&trace(called_after)).is_ok());
+    let hashed_then_called = answered(&format!(
+        r#"{}, {{"type": "tool_call", "id": "c", "name": "t"}},
+            {{"type": "tool_call", "id": "d", "name": "t"}}, {}"#,
+        result("a"),
+        result("c")
+    ));
+    assert!(observe(&trace(hashed_then_called)).is_ok());
+    for results in [
+        format!("{}, {}", result("a"), result("c")),
+        format!(
+            r#"{}, {{"type": "tool_call", "id": "c", "name": "t"}}, {}"#,
+            result("a"),
+            result("d")
+        ),
+    ] {
+        assert!(observe(&trace(answered(&results))).is_err(), "{results}");
+    }
     for frames in [orphan, later_call] {
         assert!(observe(&trace(frames)).is_err());
     }
