@@ -214,7 +214,7 @@ fn spans(anchors: &Anchors, text: &str) -> Result<Vec<(usize, usize)>, Fallback>
 #[allow(clippy::unwrap_used)] // tests may unwrap (Cargo.toml)
 mod tests {
     use super::key_names_money;
-    use super::{Frame, ResultTexts, Trace, Value, amount_values, anchor_pattern, json};
+    use super::{Fallback, Frame, ResultTexts, Trace, Value, amount_values, anchor_pattern, json};
     use super::{figure_evidence, figure_evidence_in};
     use crate::figures::testing::extractor;
 
@@ -222,7 +222,12 @@ mod tests {
         json::leaked(text, false)
     }
 
-    fn evidence(frames: Vec<Frame<'_>>, answer: &str, humans: bool) -> Vec<Option<String>> {
+    /// `figure_evidence` of `answer`'s figures over a trace of `frames` (settled.rs's tests too).
+    pub(super) fn evidence_over(
+        frames: Vec<Frame<'_>>,
+        answer: &str,
+        humans: bool,
+    ) -> Result<Vec<Option<String>>, Fallback> {
         let ex = extractor();
         let trace = Trace {
             id: "t",
@@ -231,7 +236,11 @@ mod tests {
             frames,
         };
         let figures = ex.figures(answer).unwrap();
-        figure_evidence(&trace, &figures, humans, &ex).unwrap()
+        figure_evidence(&trace, &figures, humans, &ex)
+    }
+
+    fn evidence(frames: Vec<Frame<'_>>, answer: &str, humans: bool) -> Vec<Option<String>> {
+        evidence_over(frames, answer, humans).unwrap()
     }
 
     fn parts(pattern: &str) -> Vec<String> {

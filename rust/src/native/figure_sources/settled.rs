@@ -13,6 +13,7 @@
 
 use super::super::json::Kind;
 use super::super::{Frame, Value};
+use crate::lower::lower_keeps_length;
 
 /// The most characters in a row that may be digits, `,` or `.` a source may hold and
 /// surely not make the reference raise.
@@ -34,23 +35,10 @@ pub fn may_raise_in(frame: &Frame<'_>, humans: bool, echoed: Option<Value<'_>>) 
     }
 }
 
-/// The one character whose lower case is longer than itself (`str.lower` gives "i\u{307}";
-/// a test holds the tables to it).
-const LENGTHENING: &str = "\u{130}";
-
-/// Whether reading `text` could make the reference raise: it holds [`LENGTHENING`] or a
-/// long run ([`long_run`]).
+/// Whether reading `text` could make the reference raise: its lower case is longer (it holds
+/// U+0130, [`lower_keeps_length`]) or it holds a long run ([`long_run`]).
 fn may_raise_on(text: &str) -> bool {
-    let (bytes, [first, rest @ ..]) = (text.as_bytes(), LENGTHENING.as_bytes()) else {
-        return true;
-    };
-    // memchr, not memmem: most strings of a result are short, and a finder costs more.
-    long_run(bytes)
-        || memchr::memchr_iter(*first, bytes).any(|at| {
-            bytes
-                .get(at + 1..)
-                .is_some_and(|after| after.starts_with(rest))
-        })
+    long_run(text.as_bytes()) || !lower_keeps_length(text)
 }
 
 /// Whether `text` holds more than [`DIGIT_RUN`] bytes in a row that may be digits (of any
@@ -107,17 +95,14 @@ fn may_raise(value: Option<Value<'_>>) -> bool {
 #[cfg(test)]
 #[allow(clippy::unwrap_used)] // tests may unwrap (Cargo.toml)
 mod tests {
-    use super::super::figure_evidence;
+    use super::super::tests::evidence_over;
     use super::{DIGIT_RUN, may_raise};
-    use crate::figures::testing::extractor;
-    use crate::lower::lower;
     use crate::native::json::{leaked, leaked_string, result_text};
-    use crate::native::{Fallback, Frame, Trace};
+    use crate::native::{Fallback, Frame};
     use crate::testing::Xorshift;
 
     /// The evidence of `answer`'s figures in tool results with these texts (`f0`, `f1`, ...).
     fn evidence(answer: &str, results: &[&str]) -> Result<Vec<Option<String>>, Fallback> {
-        let ex = extractor();
         let frames = results
             .iter()
             .map(|text| Frame::ToolResult {
@@ -126,14 +111,7 @@ mod tests {
                 result: Some(leaked_string(text)),
             })
             .collect();
-        let trace = Trace {
-            id: "t",
-            task: "task",
-            outcome: None,
-            frames,
-        };
-        let figures = ex.figures(answer).unwrap();
-        figure_evidence(&trace, &figures, true, &ex)
+        evidence_over(frames, answer, true)
     }
 
     #[test]
@@ -185,7 +163,6 @@ mod tests {
 
     #[test]
     fn nor_when_a_later_failed_result_reads_arguments_that_could() {
-        let ex = extractor();
         let quote = leaked_string("fee $1,500");
         let ordinal = format!("the {}th consecutive year", "7".repeat(700));
         let args = leaked_string(&ordinal);
@@ -209,28 +186,10 @@ mod tests {
                 },
             ]
         };
-        let figures = ex.figures("$1,500").unwrap();
-        let evidence = |ok| {
-            let trace = Trace {
-                id: "t",
-                task: "task",
-                outcome: None,
-                frames: frames(ok),
-            };
-            figure_evidence(&trace, &figures, true, &ex)
-        };
+        let evidence = |ok| evidence_over(frames(ok), "$1,500", true);
         // The failed result echoes its call's arguments: the reference extracts them.
         assert!(evidence(false).is_err());
         assert_eq!(evidence(true).unwrap(), [Some("f0".to_owned())]);
-    }
-
-    #[test]
-    fn only_one_character_lowers_longer() {
-        let longer: Vec<char> = (0..=0x10_ffff)
-            .filter_map(char::from_u32)
-            .filter(|&c| lower(&c.to_string()).chars().count() != 1)
-            .collect();
-        assert_eq!(longer, super::LENGTHENING.chars().collect::<Vec<_>>());
     }
 
     /// The longest run of bytes that may be digits, `,` or `.` in `text`.
