@@ -93,13 +93,10 @@ impl Relaxed {
         let (forwards, cache) = &mut *caches;
         let patterns = self.owners.iter().map(|&(owner, _)| owner + 1).max();
         let mut starts = vec![Vec::new(); patterns.unwrap_or(0)];
-        let input = Input::new(haystack).anchored(Anchored::No);
-        let any = self
-            .any
-            .try_search_fwd(forwards, &input.clone().earliest(true));
-        if matches!(any, Ok(None)) {
+        if self.any_in(forwards, haystack) == Some(false) {
             return Some(starts);
         }
+        let input = Input::new(haystack).anchored(Anchored::No);
         let mut state = self.dfa.start_state_reverse(cache, &input).ok()?;
         let mut at = haystack.len();
         while let Some(&byte) = at.checked_sub(1).and_then(|before| haystack.get(before)) {
@@ -183,6 +180,11 @@ impl Relaxed {
     pub fn may_match(&self, haystack: &[u8]) -> Option<bool> {
         let mut caches = self.caches.get();
         let (forwards, _) = &mut *caches;
+        self.any_in(forwards, haystack)
+    }
+
+    /// [`Relaxed::may_match`] with the thread's forward cache in hand.
+    fn any_in(&self, forwards: &mut Cache, haystack: &[u8]) -> Option<bool> {
         let input = Input::new(haystack).anchored(Anchored::No).earliest(true);
         self.any
             .try_search_fwd(forwards, &input)
