@@ -14,7 +14,10 @@ Each workload runs in a child under ``valgrind --tool=callgrind``, collecting on
 - ``real``: the 18 nine-commits traces, ``grade_native(data, QUESTION)`` (item 1);
 - ``generated``: the first ``--files`` generated traces of item 2, with the question;
 - ``bulk``: the first ``--files`` traces of item 12's folder, graded as ``tracegrade grade
-  DIR`` grades a native file in memory (no question, the default redaction rules).
+  DIR`` grades a native file in memory (no question, the default redaction rules);
+- ``files``: the same files through ``grade_runs`` from disk, as ``tracegrade grade DIR``
+  runs (reading each file, detecting its format, grading and naming its run); the system
+  calls' own work, in the kernel, is not counted.
 
 For each it prints instructions per pass of the whole call (Python around the core), of the
 core's call alone (``NativeGrader.grade`` with its arguments ready: parsing, grading and
@@ -32,16 +35,20 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from benchmarks._common import DATA, QUESTION, corpus_traces, table
 
-WORKLOADS = ("real", "generated", "bulk")
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+WORKLOADS = ("real", "generated", "bulk", "files")
 MODES = ("whole", "core", "orjson")
 # callgrind's --toggle-collect pattern: the reduce the child runs its passes in.
 _REDUCE = "functools_reduce"
 
 
-def _blobs(workload: str, files: int) -> list[bytes]:
+def _paths(workload: str, files: int) -> list[Path]:
     if workload == "real":
         folder = corpus_traces()
         if not folder.is_dir():
@@ -55,7 +62,7 @@ def _blobs(workload: str, files: int) -> list[bytes]:
             what = "item 2" if workload == "generated" else "item 12"
             msg = f"no generated traces in {folder}: run `python -m benchmarks` once ({what})"
             raise SystemExit(msg)
-    return [path.read_bytes() for path in paths]
+    return paths
 
 
 def _child(workload: str, mode: str, files: int, passes: int) -> None:
@@ -63,6 +70,7 @@ def _child(workload: str, mode: str, files: int, passes: int) -> None:
     import orjson  # noqa: PLC0415 - the child only
 
     from tracegrade._engine import compiled_core  # noqa: PLC0415
+    from tracegrade.suites import grade_runs  # noqa: PLC0415
     from tracegrade.traces import default_redactor  # noqa: PLC0415
     from tracegrade.verdicts import compiled_grade, grade_native  # noqa: PLC0415
     from tracegrade.verdicts._grade import NO_QUESTION  # noqa: PLC0415
@@ -72,14 +80,15 @@ def _child(workload: str, mode: str, files: int, passes: int) -> None:
         redaction_patterns,
     )
 
-    blobs = _blobs(workload, files)
+    paths = _paths(workload, files)
+    blobs = [path.read_bytes() for path in paths]
     core = compiled_core()
     if core is None:
         msg = "the compiled core is not selected (TRACEGRADE_CORE=python?)"
         raise SystemExit(msg)
     grader = native_grader(core)
     redactor = default_redactor()
-    bulk = workload == "bulk"
+    bulk = workload in ("bulk", "files")
     prepared = prepared_question(grader, NO_QUESTION if bulk else QUESTION)
     patterns = redaction_patterns(core, redactor) if bulk else None
 
@@ -91,15 +100,27 @@ def _child(workload: str, mode: str, files: int, passes: int) -> None:
     def core_call(data: bytes) -> object:
         return grader.grade(data, prepared, bulk, patterns)
 
-    work = {"whole": whole, "core": core_call, "orjson": orjson.loads}[mode]
-    for data in blobs:  # warm: lazy tables, the DFA caches, the question's tuple
-        work(data)
-        work(data)
+    def every_file(_: object) -> object:
+        for run in grade_runs(paths):
+            if run.grade is None:
+                msg = f"grade_runs did not grade {run.path}: {run.error}"
+                raise SystemExit(msg)
+        return None
 
-    def step(_: object, data: bytes) -> object:
-        return work(data)
+    work: Callable[[Any], object] = {"whole": whole, "core": core_call, "orjson": orjson.loads}[
+        mode
+    ]
+    items: list[Any] = list(blobs)
+    if workload == "files" and mode == "whole":  # a pass is one call, over every file
+        work, items = every_file, [paths]
+    for item in items:  # warm: lazy tables, the DFA caches, the question's tuple
+        work(item)
+        work(item)
 
-    functools.reduce(step, blobs * passes, None)
+    def step(_: object, item: object) -> object:
+        return work(item)
+
+    functools.reduce(step, items * passes, None)
 
 
 def _count(workload: str, mode: str, files: int, passes: int) -> int:

@@ -19,7 +19,7 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
 def test_an_unknown_workload_is_a_usage_error_naming_the_workloads() -> None:
     done = _run("reall")
     assert done.returncode == 2
-    assert "unknown workload 'reall': choose from real, generated, bulk" in done.stderr
+    assert "unknown workload 'reall': choose from real, generated, bulk, files" in done.stderr
 
 
 @pytest.mark.slow
