@@ -178,7 +178,7 @@ def _graded_by_core(name: str) -> GradedRun | None:
     graded = compiled_grade(data, auto=True, redactor=default_redactor())
     if graded is None:
         return None
-    return GradedRun(name, name, graded.trace_id, "native", grade=graded)
+    return GradedRun(name, name, graded.trace_id, "native", graded)
 
 
 # Opened without waiting for a writer: a file replaced by a FIFO after its stat reads empty.
@@ -218,15 +218,15 @@ def _regular_file_bytes(name: str) -> bytes | None:
     return data
 
 
-def _guarded(unit: TraceFile, work: GradeTraceFile) -> Iterator[GradedRun]:
+def _guarded(path: str, work: GradeTraceFile) -> Iterator[GradedRun]:
     """A file's graded runs; a crash becomes the file's error entry, after what was graded."""
     try:
         yield from grade_file_runs(
-            unit.path, format_name=work.format_name, strict=work.strict, run=work.run
+            path, format_name=work.format_name, strict=work.strict, run=work.run
         )
     except Exception as exc:  # noqa: BLE001 - one file's crash must not stop the others
         what = f"{type(exc).__name__}: {exc}".splitlines()[0]
-        yield GradedRun(unit.path, unit.path, error=f"{unit.path}: internal error ({what})")
+        yield GradedRun(path, path, error=f"{path}: internal error ({what})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,7 +250,7 @@ class GradeTraceFile:
 
     def __call__(self, unit: TraceFile, emit: Callable[[GradedRun], None], /) -> None:
         """Grade ``unit``'s file, handing each graded run to ``emit`` in file order."""
-        for graded in _guarded(unit, self):
+        for graded in _guarded(unit.path, self):
             emit(graded)
 
 
@@ -280,11 +280,11 @@ def grade_runs(
         InfrastructureError: A worker process died, or Ray failed.
     """
     work = GradeTraceFile(format_name, strict, run)
-    units = [TraceFile(index, str(path)) for index, path in enumerate(files)]
     if not ray and workers == 1:
-        for unit in units:
-            yield from _guarded(unit, work)
+        for path in files:
+            yield from _guarded(str(path), work)
         return
     from tracegrade.suites._parallel import in_parallel  # noqa: PLC0415 - only when asked
 
+    units = [TraceFile(index, str(path)) for index, path in enumerate(files)]
     yield from in_parallel(units, work, workers=workers, ray=ray, ray_address=ray_address)
