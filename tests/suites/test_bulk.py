@@ -22,7 +22,7 @@ import pytest
 
 from tests.helpers.ray import local_ray
 from tracegrade.suites import find_trace_files, grade_file_runs, grade_runs
-from tracegrade.suites._bulk import _regular_file_bytes
+from tracegrade.suites._native_files import regular_file_bytes
 from tracegrade.traces import read_traces
 from tracegrade.verdicts import grade
 
@@ -256,7 +256,7 @@ def test_a_file_is_read_to_its_end_whatever_its_stat_said(
         return os.stat_result(fields)
 
     monkeypatch.setattr(os, "stat", stale_stat)
-    assert _regular_file_bytes(str(path)) == bytes(range(100))
+    assert regular_file_bytes(str(path)) == bytes(range(100))
 
 
 def test_a_native_trace_file_is_graded_as_its_read_run_is():

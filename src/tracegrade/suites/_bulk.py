@@ -8,15 +8,13 @@ beside the others' results instead of stopping them.
 
 from __future__ import annotations
 
-import os
-import stat
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tracegrade.errors import TracegradeError
-from tracegrade.traces import default_redactor, detect_format, read_traces
-from tracegrade.traces._registry import SNIFF_BYTES
-from tracegrade.verdicts import Grade, compiled_grade, grade
+from tracegrade.suites._native_files import core_may_grade, graded_by_core
+from tracegrade.traces import read_traces
+from tracegrade.verdicts import Grade, grade
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Iterator, Sequence
@@ -132,10 +130,10 @@ def grade_file_runs(
         cannot be read or holds no run.
     """
     name = str(path)
-    if format_name in (None, "native") and strict is not False and run is None:
-        graded = _graded_by_core(name)
+    if run is None and core_may_grade(format_name, strict=strict):
+        graded = graded_by_core(name, auto=True)
         if graded is not None:
-            yield graded
+            yield GradedRun(name, name, graded.trace_id, "native", graded)
             return
     runs = _FileRuns(name, run, strict=strict)
     held: Trace | None = None
@@ -156,66 +154,6 @@ def grade_file_runs(
         yield GradedRun(name, name, error=error)
     else:
         yield from runs.graded(held, number, several=number > 1)
-
-
-def _graded_by_core(name: str) -> GradedRun | None:
-    """A native trace file graded by the compiled core in one call; ``None``: read it as usual.
-
-    The core grades what it covers exactly as reading the file (secrets redacted) and
-    grading its run would; another format, a file that cannot be read, or a trace the core
-    leaves to the reference goes the usual way, which also gives every error.
-    """
-    if not name.lower().endswith(".json"):
-        return None
-    data = _regular_file_bytes(name)
-    if data is None:
-        return None
-    try:
-        if detect_format(name, data[:SNIFF_BYTES]) != "native":
-            return None
-    except TracegradeError:
-        return None
-    graded = compiled_grade(data, auto=True, redactor=default_redactor())
-    if graded is None:
-        return None
-    return GradedRun(name, name, graded.trace_id, "native", graded)
-
-
-# Opened without waiting for a writer: a file replaced by a FIFO after its stat reads empty.
-_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
-
-
-def _regular_file_bytes(name: str) -> bytes | None:
-    """The bytes of a regular file; ``None`` for anything else, or when it cannot be read.
-
-    ``None`` leaves the file to :func:`~tracegrade.traces.read_traces`, which refuses a FIFO,
-    socket, device or folder (``refuse_special_file``) and names every other problem itself.
-    Anything but a regular file is never opened here: opening a device may act on it.
-    """
-    try:
-        info = os.stat(name)
-    except OSError:
-        return None
-    if not stat.S_ISREG(info.st_mode):
-        return None
-    try:
-        handle = os.open(name, _OPEN_FLAGS)
-    except OSError:
-        return None
-    try:
-        # The whole file in one read of one byte more than its size: a regular file reads
-        # short only at its end, so a short read is the whole file (a file that has grown
-        # since its stat is read on to its new end). A file cut short by some odd file
-        # system is left to the usual reading when its bytes do not parse.
-        data = os.read(handle, info.st_size + 1)
-        if len(data) > info.st_size:
-            while more := os.read(handle, 1 << 20):
-                data += more
-    except OSError:
-        return None
-    finally:
-        os.close(handle)
-    return data
 
 
 def _guarded(path: str, work: GradeTraceFile) -> Iterator[GradedRun]:

@@ -12,6 +12,7 @@ from tracegrade._validation import error_message, first_error
 from tracegrade.errors import SuiteError, TraceFormatError, TracegradeError, UnknownQuestionError
 from tracegrade.observations import declared_decoders
 from tracegrade.suites._model import CaseResult, Suite
+from tracegrade.suites._native_files import core_may_grade, graded_by_core
 from tracegrade.traces import read_trace, read_traces
 from tracegrade.verdicts import NO_QUESTION, check, grade
 
@@ -208,8 +209,12 @@ def grade_trace_file(
         UnreadableResultError: A tool result cannot be decoded (the error names the file).
     """
     name = str(path)
-    trace = read_trace(path, format_name=format_name)
-    graded = _graded(trace, name, question, auto=auto, strict=strict, decoders=decoders)
+    graded = None
+    if core_may_grade(format_name, strict=strict, decoders=decoders):
+        graded = graded_by_core(name, question, auto=auto)
+    if graded is None:
+        trace = read_trace(path, format_name=format_name)
+        graded = _graded(trace, name, question, auto=auto, strict=strict, decoders=decoders)
     return CaseResult(run=run or name, grade=graded)
 
 
@@ -239,6 +244,10 @@ def grade_trace_runs(
         UnreadableResultError: A tool result cannot be decoded (the error names the file).
     """
     name = str(path)
+    if run is None and core_may_grade(format_name, strict=strict, decoders=decoders):
+        graded = graded_by_core(name, question, auto=False)
+        if graded is not None:  # a native file holds one run
+            return [CaseResult(run=name, grade=graded)]
     traces = list(read_traces(path, format_name=format_name))
     picked = [
         trace
@@ -275,31 +284,60 @@ def _graded(
         raise
 
 
-def _case_runs(loaded: LoadedSuite, number: int, case: Case) -> Iterator[tuple[str, str, Trace]]:
-    """Each run a case grades: ``(file, run name, trace)``, in file order."""
-    where = f"case {number} ({case.label})"
+def _case_grades(
+    loaded: LoadedSuite,
+    number: int,
+    case: Case,
+    question: Question,
+    *,
+    auto: bool,
+    strict: bool | None,
+) -> Iterator[tuple[str, Grade]]:
+    """Each run a case grades, graded: ``(run name, grade)``, in file order.
+
+    A native file of the one run the case grades goes to the compiled core first.
+    """
+    by_core = case.run is None and core_may_grade(None, strict=strict, decoders=loaded.decoders)
     for path, name in loaded.case_files(case):
-        traces = list(read_traces(path))
-        if case.run is None:
-            if len(traces) != 1:
-                raise SuiteError(
-                    f"{where}: {name} holds {len(traces)} runs, and a case grades one",
-                    fix=f'pick one with run = "ID", or grade each with run = "*" ({_ids(traces)})',
-                    path=str(loaded.path),
-                )
-            yield str(path), name, traces[0]
-        elif case.run == "*":
-            for trace in traces:
-                yield str(path), f"{name}#{trace.id}", trace
-        else:
-            chosen = [trace for trace in traces if trace.id == case.run]
-            if not chosen:
-                raise SuiteError(
-                    f"{where}: {name} holds no run {case.run!r}",
-                    fix=f'its runs: {_ids(traces)}; or run = "*" for every one',
-                    path=str(loaded.path),
-                )
-            yield str(path), f"{name}#{case.run}", chosen[0]
+        graded = graded_by_core(str(path), question, auto=auto) if by_core else None
+        if graded is not None:
+            yield name, graded
+            continue
+        for run_name, trace in _file_runs(loaded, number, case, path, name):
+            yield (
+                run_name,
+                _graded(
+                    trace, str(path), question, auto=auto, strict=strict, decoders=loaded.decoders
+                ),
+            )
+
+
+def _file_runs(
+    loaded: LoadedSuite, number: int, case: Case, path: Path, name: str
+) -> Iterator[tuple[str, Trace]]:
+    """Each run a case grades in one of its files: ``(run name, trace)``, in file order."""
+    where = f"case {number} ({case.label})"
+    traces = list(read_traces(path))
+    if case.run is None:
+        if len(traces) != 1:
+            raise SuiteError(
+                f"{where}: {name} holds {len(traces)} runs, and a case grades one",
+                fix=f'pick one with run = "ID", or grade each with run = "*" ({_ids(traces)})',
+                path=str(loaded.path),
+            )
+        yield name, traces[0]
+    elif case.run == "*":
+        for trace in traces:
+            yield f"{name}#{trace.id}", trace
+    else:
+        chosen = [trace for trace in traces if trace.id == case.run]
+        if not chosen:
+            raise SuiteError(
+                f"{where}: {name} holds no run {case.run!r}",
+                fix=f'its runs: {_ids(traces)}; or run = "*" for every one',
+                path=str(loaded.path),
+            )
+        yield f"{name}#{case.run}", chosen[0]
 
 
 def _ids(traces: Sequence[Trace], shown: int = 10) -> str:
@@ -331,10 +369,7 @@ def run_suite(loaded: LoadedSuite, *, strict: bool | None = None) -> Iterator[Ca
                 path=str(loaded.path),
             )
         auto = case.auto or case.question is None
-        for file, name, trace in _case_runs(loaded, number, case):
-            graded = _graded(
-                trace, file, question, auto=auto, strict=strict, decoders=loaded.decoders
-            )
+        for name, graded in _case_grades(loaded, number, case, question, auto=auto, strict=strict):
             result = CaseResult(run=name, grade=graded, case=number)
             if case.expect is not None:
                 result = result.model_copy(
