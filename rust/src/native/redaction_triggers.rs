@@ -302,8 +302,9 @@ fn avx2() -> bool {
 #[cfg(target_arch = "x86_64")]
 mod teddy {
     use std::arch::x86_64::{
-        __m256i, _mm256_and_si256, _mm256_loadu_si256, _mm256_set1_epi8, _mm256_shuffle_epi8,
-        _mm256_srli_epi16, _mm256_storeu_si256, _mm256_testz_si256,
+        __m256i, _mm256_and_si256, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_movemask_epi8,
+        _mm256_set1_epi8, _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_srli_epi16,
+        _mm256_storeu_si256, _mm256_testz_si256,
     };
 
     use super::{Masks, WINDOW};
@@ -324,38 +325,46 @@ mod teddy {
         };
         let low = masks.low.each_ref().map(load);
         let high = masks.high.each_ref().map(load);
-        let halves = _mm256_set1_epi8(0xf);
-        // For each of the 32 places starting `chunk` (STEP bytes), the buckets whose windows
-        // may start there; `None` if none may.
-        let starts = |chunk: &[u8]| -> Option<[u8; 32]> {
+        // A bit for each of the 32 places starting `chunk` (STEP bytes) where a window may
+        // start, and the buckets whose windows may start at each.
+        let starts = |chunk: &[u8]| -> Option<(u32, [u8; 32])> {
             if chunk.len() < STEP {
                 return None;
             }
-            let mut buckets = _mm256_set1_epi8(-1);
-            for (position, (&low, &high)) in low.iter().zip(&high).enumerate() {
-                // SAFETY: reads 32 bytes from `position`, at most STEP bytes into `chunk`.
-                let bytes = unsafe { _mm256_loadu_si256(chunk.as_ptr().add(position).cast()) };
-                let low = _mm256_shuffle_epi8(low, _mm256_and_si256(bytes, halves));
-                let high_halves = _mm256_and_si256(_mm256_srli_epi16(bytes, 4), halves);
-                let high = _mm256_shuffle_epi8(high, high_halves);
-                buckets = _mm256_and_si256(buckets, _mm256_and_si256(low, high));
-            }
-            if _mm256_testz_si256(buckets, buckets) != 0 {
-                return None;
-            }
             let mut each = [0u8; 32];
-            // SAFETY: writes the 32 bytes of `each`.
-            unsafe { _mm256_storeu_si256(each.as_mut_ptr().cast(), buckets) };
-            Some(each)
+            // SAFETY: the CPU has AVX2 (the caller's promise); each load reads 32 bytes from
+            // `position` (below WINDOW), within the STEP bytes of `chunk`; the store writes
+            // the 32 bytes of `each`.
+            let none = unsafe {
+                let halves = _mm256_set1_epi8(0xf);
+                let mut buckets = _mm256_set1_epi8(-1);
+                for (position, (&low, &high)) in low.iter().zip(&high).enumerate() {
+                    let bytes = _mm256_loadu_si256(chunk.as_ptr().add(position).cast());
+                    let low = _mm256_shuffle_epi8(low, _mm256_and_si256(bytes, halves));
+                    let high_halves = _mm256_and_si256(_mm256_srli_epi16(bytes, 4), halves);
+                    let high = _mm256_shuffle_epi8(high, high_halves);
+                    buckets = _mm256_and_si256(buckets, _mm256_and_si256(low, high));
+                }
+                if _mm256_testz_si256(buckets, buckets) != 0 {
+                    return None;
+                }
+                _mm256_storeu_si256(each.as_mut_ptr().cast(), buckets);
+                _mm256_movemask_epi8(_mm256_cmpeq_epi8(buckets, _mm256_setzero_si256()))
+            };
+            Some((!u32::from_ne_bytes(none.to_ne_bytes()), each))
+        };
+        // Hand `check` the places among `places` (a bit each, from `at`).
+        let mut hand = |at: usize, mut places: u32, each: &[u8; 32]| {
+            while places != 0 {
+                let place = places.trailing_zeros() as usize;
+                places &= places - 1;
+                check(at + place, each.get(place).copied().unwrap_or(0));
+            }
         };
         let mut at = 0;
         while let Some(chunk) = text.get(at..at + STEP) {
-            if let Some(each) = starts(chunk) {
-                for (place, &buckets) in each.iter().enumerate() {
-                    if buckets != 0 {
-                        check(at + place, buckets);
-                    }
-                }
+            if let Some((places, each)) = starts(chunk) {
+                hand(at, places, &each);
             }
             at += 32;
         }
@@ -369,13 +378,12 @@ mod teddy {
             let Some(chunk) = padded.get(half..half + STEP).filter(|_| half < rest.len()) else {
                 break;
             };
-            if let Some(each) = starts(chunk) {
-                let places = each.iter().take(rest.len() - half).enumerate();
-                for (place, &buckets) in places {
-                    if buckets != 0 {
-                        check(at + half + place, buckets);
-                    }
+            if let Some((mut places, each)) = starts(chunk) {
+                let left = rest.len() - half;
+                if left < 32 {
+                    places &= (1 << left) - 1;
                 }
+                hand(at + half, places, &each);
             }
         }
     }
