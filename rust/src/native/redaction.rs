@@ -4,12 +4,12 @@
 //! could change a text, or a key names a credential (the caller checks the keys), the
 //! reference grades the redacted trace.
 //!
-//! The texts are gathered first and lower-cased end to end into one buffer, each followed
-//! by a NUL, so one search finds the triggers of all of them; a trigger counts for a text
-//! only when it lies wholly inside it (one holding a NUL could span two). With ASCII
-//! triggers a text is only ASCII-lower-cased there (the same triggers are found: see
-//! `Rules::ascii_triggers`), and lowered in full only if a rule runs on it. The rules then
-//! run in text order on the texts whose triggers let them, as the reference would.
+//! The texts are gathered first, then taken in order: each text's triggers are found in its
+//! own bytes ignoring ASCII case (redaction_triggers.rs), and the rules they let run are run
+//! on it, as the reference would. With ASCII triggers that finds what the reference finds
+//! in the text's lower case (see `Rules::ascii_triggers`) unless the text holds U+0130 or
+//! U+212A; such a text, and with other triggers any non-ASCII text, is lowered in full and
+//! searched there. A text is lowered otherwise only if a rule ignoring case runs on it.
 
 use std::collections::HashSet;
 
@@ -72,59 +72,24 @@ impl<'v> Gathered<'_, 'v> {
 
 /// The kind of the first rule that could change one of `texts`, taken in order.
 pub fn first_changing<'r>(rules: &'r Rules, texts: &[&str]) -> Option<&'r str> {
-    let mut lowered: Vec<u8> = Vec::with_capacity(texts.iter().map(|text| text.len() + 1).sum());
-    // Where each text is in `lowered`, and whether that is its lower case (else only its
-    // ASCII lower case, where its triggers are found alike).
-    let mut spans = Vec::with_capacity(texts.len());
+    let mut present = vec![false; rules.triggers.len()];
     let mut full = String::new();
     for text in texts {
-        let start = lowered.len();
-        let ascii = text.is_ascii();
-        let in_full = !ascii && (!rules.ascii_triggers() || lowers_into_ascii(text.as_bytes()));
-        if in_full {
+        let in_full = if rules.ascii_triggers() {
+            lowers_into_ascii(text.as_bytes())
+        } else {
+            !text.is_ascii()
+        };
+        let lowered = in_full.then(|| {
             full.clear();
             lower_into(text, &mut full);
-            lowered.extend_from_slice(full.as_bytes());
-        } else {
-            // Copied and ASCII-lower-cased in one pass.
-            lowered.extend(text.bytes().map(|byte| byte.to_ascii_lowercase()));
-        }
-        let exact = ascii || in_full;
-        spans.push((start, lowered.len(), exact));
-        lowered.push(0);
-    }
-    // (text, trigger) for each trigger found wholly inside a text.
-    let mut hits: Vec<(usize, usize)> = Vec::new();
-    rules.each_trigger(&lowered, |start, end, trigger| {
-        let text = spans.partition_point(|&(_, text_end, _)| text_end < end);
-        if spans
-            .get(text)
-            .is_some_and(|&(text_start, _, _)| text_start <= start)
-        {
-            hits.push((text, trigger));
-        }
-    });
-    hits.sort_unstable(); // in text order
-    let mut present = vec![false; rules.triggers.len()];
-    let every = rules.blank(&mut present);
-    let mut hits = hits.into_iter().peekable();
-    for (number, (text, &(start, end, exact))) in texts.iter().zip(&spans).enumerate() {
-        if !every && hits.peek().is_none_or(|&(hit, _)| hit != number) {
+            full.as_str()
+        });
+        let searched = lowered.unwrap_or(text);
+        if !rules.find_triggers(searched.as_bytes(), &mut present) {
             continue; // no rule runs on it
         }
-        rules.blank(&mut present);
-        while let Some((_, trigger)) = hits.next_if(|&(hit, _)| hit == number) {
-            if let Some(slot) = present.get_mut(trigger) {
-                *slot = true;
-            }
-        }
-        // Only ASCII bytes of the texts were changed: the text's lower case is still UTF-8
-        // (else the rules make it, if one needs it).
-        let low = match lowered.get(start..end).map(std::str::from_utf8) {
-            Some(Ok(low)) if exact => Some(low),
-            _ => None,
-        };
-        if let Some(kind) = rules.changing(text, low, &present) {
+        if let Some(kind) = rules.changing(text, lowered, &present) {
             return Some(kind);
         }
     }
@@ -247,6 +212,25 @@ mod tests {
         // A non-ASCII trigger: every non-ASCII text is lowered in full.
         let rules = self::rules(vec![RuleSpec::sample("k", "(?i)x", 0, &["é"])]);
         assert_eq!(first_changing(&rules, &["a", "XÉ"]), Some("k"));
+    }
+
+    #[test]
+    fn a_trigger_counts_in_any_ascii_case_and_in_the_lower_case_of_any_text() {
+        let rules = rules(vec![RuleSpec::sample("k", "(?i)x", 0, &["api", "key"])]);
+        let long = format!("{} ApI", "é z".repeat(30));
+        for texts in [
+            &["API"][..],
+            &["z", "a ApI b"],
+            &[long.as_str()],
+            &["AP\u{130}"],  // lower-cased: "api" and a combining dot
+            &["\u{212a}EY"], // the KELVIN SIGN lower-cases to "k"
+            &["é \u{212a}Ey"],
+        ] {
+            assert_eq!(first_changing(&rules, texts), Some("k"), "{texts:?}");
+        }
+        for texts in [&["AP", "I"][..], &["A\u{130}"], &["\u{212a}E"], &["ÁPI"]] {
+            assert_eq!(first_changing(&rules, texts), None, "{texts:?}");
+        }
     }
 
     #[test]

@@ -99,7 +99,7 @@ pub struct Rules {
     rules: Vec<Rule>,
     /// Every rule's triggers, once each.
     pub triggers: Vec<String>,
-    /// Finds every occurrence of each in a lower-cased text.
+    /// Finds every occurrence of each in a text's ASCII lower case.
     finder: TriggerFinder,
     /// Indices of empty triggers, in every text (as `"" in text` in Python).
     empty: Vec<usize>,
@@ -359,7 +359,7 @@ impl Rules {
 
     /// Clear `present` but for the empty triggers (in every text); whether a rule runs on
     /// every text whatever it holds.
-    pub fn blank(&self, present: &mut [bool]) -> bool {
+    fn blank(&self, present: &mut [bool]) -> bool {
         present.fill(false);
         let mut any = self.always;
         for &index in &self.empty {
@@ -371,18 +371,12 @@ impl Rules {
         any
     }
 
-    /// Hand `found` each occurrence of a trigger in the lower-cased `lowered`: its start,
-    /// end and index in [`Rules::triggers`], in no set order.
-    pub fn each_trigger(&self, lowered: &[u8], found: impl FnMut(usize, usize, usize)) {
-        self.finder.each(lowered, found);
-    }
-
-    /// Mark in `present` the triggers the lower-cased text `lowered` holds; whether any
-    /// rule runs on it (one text alone: the check searches all a trace's at once).
-    #[cfg(test)]
-    pub fn find_triggers(&self, lowered: &str, present: &mut [bool]) -> bool {
+    /// Mark in `present` the triggers `text` holds ASCII-lower-cased (its lower case's, when
+    /// [`Rules::ascii_triggers`] and it holds neither U+0130 nor U+212A); whether any rule
+    /// runs on it.
+    pub fn find_triggers(&self, text: &[u8], present: &mut [bool]) -> bool {
         let mut any = self.blank(present);
-        self.each_trigger(lowered.as_bytes(), |_, _, index| {
+        self.finder.each(text, |_, _, index| {
             if let Some(slot) = present.get_mut(index) {
                 *slot = true;
                 any = true;

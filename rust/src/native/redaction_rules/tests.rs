@@ -3,7 +3,7 @@ use super::{Accept, RuleSpec, Rules, basic, searchable};
 fn changes(rules: &Rules, text: &str) -> bool {
     let lowered = crate::lower::lower(text);
     let mut present = vec![false; rules.triggers.len()];
-    rules.find_triggers(&lowered, &mut present)
+    rules.find_triggers(lowered.as_bytes(), &mut present)
         && rules.changing(text, Some(&lowered), &present).is_some()
 }
 
