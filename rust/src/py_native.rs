@@ -8,7 +8,7 @@ use pyo3::types::{PyBool, PyString, PyTuple, PyType};
 
 use crate::native::grade::{GradeValues, Question, grade};
 use crate::native::observe::{LineNumber, Sighting};
-use crate::native::{Fallback, json, redaction, trace};
+use crate::native::{Fallback, file, json, redaction, trace};
 use crate::py_claims::PyClaimScanner;
 use crate::py_figures::PyFigureExtractor;
 use crate::py_models::{Builder, Model};
@@ -103,7 +103,43 @@ impl PyNativeGrader {
         question: &PyNativeQuestion,
         auto: bool,
         redaction: Option<&PyRedactionPatterns>,
-    ) -> PyResult<Option<(Bound<'py, PyAny>, Vec<String>)>> {
+    ) -> PyResult<Graded<'py>> {
+        self.graded(py, data, question, auto, redaction)
+    }
+
+    /// Read the native trace file at `path` and grade it as `grade` grades its bytes:
+    /// `(False, None)` when it is not a regular file that could be read, or not surely
+    /// native by its first bytes (the caller reads and detects it as usual; native/file.rs),
+    /// else `(True, grade's answer)`.
+    #[pyo3(signature = (path, question, auto, redaction = None))]
+    fn grade_file<'py>(
+        &self,
+        py: Python<'py>,
+        path: &str,
+        question: &PyNativeQuestion,
+        auto: bool,
+        redaction: Option<&PyRedactionPatterns>,
+    ) -> PyResult<(bool, Graded<'py>)> {
+        let data = py.detach(|| file::read_regular(path).filter(|data| file::surely_native(data)));
+        match data {
+            Some(data) => Ok((true, self.graded(py, &data, question, auto, redaction)?)),
+            None => Ok((false, None)),
+        }
+    }
+}
+
+/// A grade and the trace's object keys (see [`PyNativeGrader::grade`]), or `None`.
+type Graded<'py> = Option<(Bound<'py, PyAny>, Vec<String>)>;
+
+impl PyNativeGrader {
+    fn graded<'py>(
+        &self,
+        py: Python<'py>,
+        data: &[u8],
+        question: &PyNativeQuestion,
+        auto: bool,
+        redaction: Option<&PyRedactionPatterns>,
+    ) -> PyResult<Graded<'py>> {
         let question = &question.inner;
         let extractor = &self.extractor.get().inner;
         let lexicon = &self.scanner.get().lexicon;

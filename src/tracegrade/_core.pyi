@@ -94,6 +94,13 @@ class NativeGrader:
         auto: bool,
         redaction: RedactionPatterns | None = None,
     ) -> tuple[Grade, list[str]] | None: ...
+    def grade_file(
+        self,
+        path: str,
+        question: NativeQuestion,
+        auto: bool,
+        redaction: RedactionPatterns | None = None,
+    ) -> tuple[bool, tuple[Grade, list[str]] | None]: ...
 
 class NativeQuestion: ...
 

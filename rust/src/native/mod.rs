@@ -9,6 +9,7 @@
 //! (tests/engines) hold the two to the same grades.
 //!
 //! Stages, one module each:
+//! - file.rs: a native trace file read, and its first bytes asked whether it is one.
 //! - json.rs: the bytes parsed (read.rs) under the reference's own limits;
 //!   `result_text`, a value serialised as `orjson.dumps` writes it.
 //! - trace.rs: the native format validated into [`Trace`] (version 1, as `validate_native_trace`).
@@ -25,6 +26,7 @@
 pub mod answer_claims;
 pub mod answer_support;
 pub mod figure_sources;
+pub mod file;
 pub mod grade;
 pub mod json;
 pub mod observe;

@@ -159,6 +159,13 @@ def _ordered() -> tuple[TraceReader, ...]:
     return ordered
 
 
+def asked_first() -> str:
+    """The name of the reader asked first whether it reads a file (plugins loaded)."""
+    load_plugins()
+    ordered = _ordered()
+    return ordered[0].name if ordered else ""
+
+
 def _choose(name: str, file_name: str, head: bytes, format_name: str | None) -> TraceReader:
     load_plugins()
     if format_name is None:

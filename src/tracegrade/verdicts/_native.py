@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "compiled_grade",
+    "compiled_grade_file",
     "grade_native",
     "native_grader",
     "prepared_question",
@@ -57,15 +58,58 @@ def compiled_grade(
     (``TRACEGRADE_CORE=python``), a plugin's decoder is registered, or the core does not
     cover the trace, or (with ``redactor``) redaction would change the trace.
     """
+    ready = _ready(question, redactor)
+    if ready is None:
+        return None
+    grader, prepared, patterns = ready
+    # With patterns, None also when one of the rules could change a text of the trace.
+    answer = grader.grade(data, prepared, auto or question is None, patterns)
+    return _unless_a_credential(answer, redactor)
+
+
+def compiled_grade_file(
+    path: str,
+    question: Question | None = None,
+    *,
+    auto: bool = False,
+    redactor: Redactor | None = None,
+) -> tuple[bool, Grade | None]:
+    """:func:`compiled_grade` of the native trace file ``path``, read by the core.
+
+    Returns:
+        ``(False, None)`` when the core did not read the file: not a regular file, or not
+        surely native by its first bytes (read and detect it as usual); else ``(True, the
+        grade)``, the grade ``None`` where :func:`compiled_grade` gives ``None``.
+    """
+    ready = _ready(question, redactor)
+    if ready is None:
+        return True, None
+    grader, prepared, patterns = ready
+    taken, answer = grader.grade_file(path, prepared, auto or question is None, patterns)
+    return taken, _unless_a_credential(answer, redactor)
+
+
+def _ready(
+    question: Question | None, redactor: Redactor | None
+) -> tuple[NativeGrader, NativeQuestion, RedactionPatterns | None] | None:
+    """The core's grader, the question prepared and the redactor's rules.
+
+    ``None`` when the reference grades: the core is not selected, or a plugin's decoder is
+    registered.
+    """
     core = compiled_core()
     if core is None or not only_built_in_decoders():
         return None
     grader = native_grader(core)
     prepared = prepared_question(grader, NO_QUESTION if question is None else question)
     patterns = None if redactor is None else redaction_patterns(core, redactor)
-    auto = auto or question is None
-    # With patterns, None also when one of the rules could change a text of the trace.
-    answer = grader.grade(data, prepared, auto, patterns)
+    return grader, prepared, patterns
+
+
+def _unless_a_credential(
+    answer: tuple[Grade, list[str]] | None, redactor: Redactor | None
+) -> Grade | None:
+    """The core's grade, unless a key of the trace names a credential (or it gave none)."""
     if answer is None:
         return None
     graded, keys = answer
