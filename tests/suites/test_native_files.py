@@ -9,16 +9,22 @@ still read every file the core leaves (a secret, a declared decoder, another str
 from __future__ import annotations
 
 import json
+import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from tests.helpers.engines import engine
 from tests.redact.test_redact import SECRETS
 from tracegrade.suites import _load, grade_trace_file, grade_trace_runs, load_suite, run_suite
 from tracegrade.traces import read_trace
+from tracegrade.traces._native import _looks_native
+from tracegrade.traces._registry import SNIFF_BYTES
 from tracegrade.verdicts import grade
+from tracegrade.verdicts._native import compiled_grade_file
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -191,3 +197,49 @@ def test_a_trace_graded_against_a_question_with_a_secret_is_redacted_by_the_refe
     assert grade_trace_file(path, question).grade == expected
     assert grade_trace_runs(path, question)[0].grade == expected
     assert read_by_reference == ["with-secret.json", "with-secret.json"]
+
+
+_HEAD_PIECES = [
+    "\ufeff",
+    " ",
+    "\t",
+    "\n",
+    "\r",
+    "\x0b",
+    "\x0c",
+    "{",
+    "[",
+    '"schema_version"',
+    ":",
+    "2",
+    "20",
+    "1",
+    "_",
+    ".",
+    "x",
+    '"frames"',
+    '"tokens"',
+    '"outcome"',
+    '"commit"',
+    ", ",
+    "a" * 1000,
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_HEAD_PIECES), max_size=14))
+@example(["\ufeff", " ", "{", '"frames"', '"tokens"', '"outcome"', '"commit"'])
+@example(["\x0c", "{", '"frames"', '"tokens"', '"outcome"', '"commit"'])
+@example(["{", "\x0c", '"schema_version"', "\x0b", ":", "\t", "2", "."])
+@example(["{", '"schema_version"', ":", "2", "_"])
+@example(["{", '"frames"', '"tokens"', '"outcome"', *["a" * 1000] * 5, '"commit"'])
+def test_the_core_reads_a_file_as_native_where_the_native_reader_surely_would(
+    pieces: list[str],
+) -> None:
+    # The core's sniff (rust/src/native/file.rs) and `_looks_native` say the same of a head.
+    data = "".join(pieces).encode()
+    with tempfile.TemporaryDirectory() as folder, engine("compiled"):
+        path = Path(folder) / "trace.json"
+        path.write_bytes(data)
+        taken, _ = compiled_grade_file(str(path))
+    assert taken == _looks_native(str(path), data[:SNIFF_BYTES]), data[:200]
