@@ -104,42 +104,6 @@ impl PyNativeGrader {
         auto: bool,
         redaction: Option<&PyRedactionPatterns>,
     ) -> PyResult<Graded<'py>> {
-        self.graded(py, data, question, auto, redaction)
-    }
-
-    /// Read the native trace file at `path` and grade it as `grade` grades its bytes:
-    /// `(False, None)` when it is not a regular file that could be read, or not surely
-    /// native by its first bytes (the caller reads and detects it as usual; native/file.rs),
-    /// else `(True, grade's answer)`.
-    #[pyo3(signature = (path, question, auto, redaction = None))]
-    fn grade_file<'py>(
-        &self,
-        py: Python<'py>,
-        path: &str,
-        question: &PyNativeQuestion,
-        auto: bool,
-        redaction: Option<&PyRedactionPatterns>,
-    ) -> PyResult<(bool, Graded<'py>)> {
-        let data = py.detach(|| file::read_regular(path).filter(|data| file::surely_native(data)));
-        match data {
-            Some(data) => Ok((true, self.graded(py, &data, question, auto, redaction)?)),
-            None => Ok((false, None)),
-        }
-    }
-}
-
-/// A grade and the trace's object keys (see [`PyNativeGrader::grade`]), or `None`.
-type Graded<'py> = Option<(Bound<'py, PyAny>, Vec<String>)>;
-
-impl PyNativeGrader {
-    fn graded<'py>(
-        &self,
-        py: Python<'py>,
-        data: &[u8],
-        question: &PyNativeQuestion,
-        auto: bool,
-        redaction: Option<&PyRedactionPatterns>,
-    ) -> PyResult<Graded<'py>> {
         let question = &question.inner;
         let extractor = &self.extractor.get().inner;
         let lexicon = &self.scanner.get().lexicon;
@@ -164,7 +128,30 @@ impl PyNativeGrader {
             Err(_) => Ok(None),
         }
     }
+
+    /// Read the native trace file at `path` and grade it as `grade` grades its bytes:
+    /// `(False, None)` when it is not a regular file that could be read, or not surely
+    /// native by its first bytes (the caller reads and detects it as usual; native/file.rs),
+    /// else `(True, grade's answer)`.
+    #[pyo3(signature = (path, question, auto, redaction = None))]
+    fn grade_file<'py>(
+        &self,
+        py: Python<'py>,
+        path: &str,
+        question: &PyNativeQuestion,
+        auto: bool,
+        redaction: Option<&PyRedactionPatterns>,
+    ) -> PyResult<(bool, Graded<'py>)> {
+        let data = py.detach(|| file::read_regular(path).filter(|data| file::surely_native(data)));
+        match data {
+            Some(data) => Ok((true, self.grade(py, &data, question, auto, redaction)?)),
+            None => Ok((false, None)),
+        }
+    }
 }
+
+/// A grade and the trace's object keys (see [`PyNativeGrader::grade`]), or `None`.
+type Graded<'py> = Option<(Bound<'py, PyAny>, Vec<String>)>;
 
 const GRADE_FIELDS: [&str; 18] = [
     "schema_version",
