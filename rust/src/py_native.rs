@@ -2,6 +2,8 @@
 //! `Grade` out (built as `model_construct` builds it, see py_models.rs), or `None` when the
 //! Python reference must grade it.
 
+use std::path::PathBuf;
+
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyString, PyTuple, PyType};
@@ -137,12 +139,12 @@ impl PyNativeGrader {
     fn grade_file<'py>(
         &self,
         py: Python<'py>,
-        path: &str,
+        path: PathBuf, // from the file system's bytes: a name need not be UTF-8
         question: &PyNativeQuestion,
         auto: bool,
         redaction: Option<&PyRedactionPatterns>,
     ) -> PyResult<(bool, Graded<'py>)> {
-        let data = py.detach(|| file::read_regular(path).filter(|data| file::surely_native(data)));
+        let data = py.detach(|| file::read_regular(&path).filter(|data| file::surely_native(data)));
         match data {
             Some(data) => Ok((true, self.grade(py, &data, question, auto, redaction)?)),
             None => Ok((false, None)),

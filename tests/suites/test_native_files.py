@@ -9,6 +9,8 @@ still read every file the core leaves (a secret, a declared decoder, another str
 from __future__ import annotations
 
 import json
+import os
+import sys
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -19,7 +21,14 @@ from hypothesis import strategies as st
 
 from tests.helpers.engines import engine
 from tests.redact.test_redact import SECRETS
-from tracegrade.suites import _load, grade_trace_file, grade_trace_runs, load_suite, run_suite
+from tracegrade.suites import (
+    _load,
+    grade_runs,
+    grade_trace_file,
+    grade_trace_runs,
+    load_suite,
+    run_suite,
+)
 from tracegrade.traces import read_trace
 from tracegrade.traces._native import _looks_native
 from tracegrade.traces._registry import SNIFF_BYTES
@@ -243,3 +252,21 @@ def test_the_core_reads_a_file_as_native_where_the_native_reader_surely_would(
         path.write_bytes(data)
         taken, _ = compiled_grade_file(str(path))
     assert taken == _looks_native(str(path), data[:SNIFF_BYTES]), data[:200]
+
+
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="names not in UTF-8: Linux's (APFS refuses them)"
+)
+def test_a_file_named_in_bytes_that_are_not_utf8_is_graded_by_the_core(tmp_path: Path):
+    # Python spells such a name with surrogates; the core opens it by the same bytes.
+    path = Path(os.fsdecode(os.fsencode(tmp_path) + b"/\xff-run.json"))
+    path.write_bytes((EXAMPLES / "read-source.json").read_bytes())
+
+    with engine("compiled"):
+        (run,) = grade_runs([path])
+        taken, graded = compiled_grade_file(str(path), auto=True)
+
+    assert run.error is None
+    assert run.grade == _expected(path, None, auto=True)
+    assert taken
+    assert graded == run.grade

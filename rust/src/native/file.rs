@@ -11,13 +11,14 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read};
+use std::path::Path;
 
 /// How many first bytes a reader's signature is looked for in (`SNIFF_BYTES`).
 pub const SNIFF_BYTES: usize = 4096;
 
 /// The bytes of the regular file at `path`; `None` for anything else, or when it cannot be
 /// read (the caller's usual reading then names the problem).
-pub fn read_regular(path: &str) -> Option<Vec<u8>> {
+pub fn read_regular(path: &Path) -> Option<Vec<u8>> {
     let info = std::fs::metadata(path).ok()?; // follows links, as os.stat does
     if !info.is_file() {
         return None;
@@ -26,7 +27,7 @@ pub fn read_regular(path: &str) -> Option<Vec<u8>> {
     read_whole(&mut open_without_waiting(path).ok()?, size).ok()
 }
 
-fn open_without_waiting(path: &str) -> io::Result<File> {
+fn open_without_waiting(path: &Path) -> io::Result<File> {
     let mut options = OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
