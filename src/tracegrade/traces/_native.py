@@ -54,9 +54,9 @@ def _looks_native(name: str, head: bytes) -> bool:
         return False
     if _VERSION_2.match(head):
         return True
-    # `tracegrade grade DIR` asks this of every file, so find(), not `in`: bytes' `in` first
-    # tries the key as an integer and formats the TypeError it then drops (a third of the
-    # sniff); spelled out, not all() over a generator.
+    # Asked first of every file whose reader is detected, so find(), not `in`: bytes' `in`
+    # first tries the key as an integer and formats the TypeError it then drops (a third of
+    # the sniff); spelled out, not all() over a generator.
     find = head.find
     return (
         find(b'"frames"') >= 0

@@ -79,7 +79,9 @@ def compiled_grade_file(
     Returns:
         ``(False, None)`` when the core did not read the file: not a regular file, or not
         surely native by its first bytes (read and detect it as usual); else ``(True, the
-        grade)``, the grade ``None`` where :func:`compiled_grade` gives ``None``.
+        grade)``, the grade ``None`` where :func:`compiled_grade` gives ``None``, without
+        reading the file when the reference grades every trace (the core is not selected,
+        or a plugin's decoder is registered).
     """
     ready = _ready(question, redactor)
     if ready is None:
